@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "glout",
+    products: [
+        .library(name: "WaylandOutputs", targets: ["WaylandOutputs"]),
+        .executable(name: "glout", targets: ["glout"]),
+    ],
+    targets: [
+        // libwayland-client, wayland-egl and the wayland-scanner glue (scripts/generate-protocols).
+        .target(
+            name: "CWayland",
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("wayland-egl")]
+        ),
+        // EGL and GLES 3 headers; the module map links libEGL and libGLESv2.
+        .systemLibrary(name: "CGLES", path: "Sources/CGLES"),
+        // The library: outputs, their surfaces and display links. Knows nothing of glout.
+        .target(name: "WaylandOutputs", dependencies: ["CWayland", "CGLES"]),
+        // The command-line program; shaders/ is compiled into it by the EmbedShaders plugin.
+        .executableTarget(
+            name: "glout",
+            dependencies: ["WaylandOutputs", "CGLES"],
+            plugins: ["EmbedShaders"]
+        ),
+        .plugin(name: "EmbedShaders", capability: .buildTool()),
+        .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs"]),
+        .testTarget(name: "gloutTests", dependencies: ["glout"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["glout"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

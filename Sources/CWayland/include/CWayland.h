@@ -1,0 +1,28 @@
+// Umbrella header for libwayland-client, wayland-egl and the generated protocol glue.
+#ifndef CWAYLAND_H
+#define CWAYLAND_H
+
+#include <wayland-client.h>
+#include <wayland-egl.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <poll.h>
+#include <signal.h>
+#include <time.h>
+
+#include "xdg-shell-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "viewporter-client-protocol.h"
+
+// Swift cannot take the address of extern C data (`&wl_output_interface`), so these
+// return the interface descriptions that wl_registry_bind needs.
+const struct wl_interface *cw_wl_compositor_interface(void);
+const struct wl_interface *cw_wl_output_interface(void);
+const struct wl_interface *cw_wl_seat_interface(void);
+const struct wl_interface *cw_xdg_wm_base_interface(void);
+const struct wl_interface *cw_zxdg_output_manager_v1_interface(void);
+const struct wl_interface *cw_wp_presentation_interface(void);
+const struct wl_interface *cw_wp_viewporter_interface(void);
+
+#endif

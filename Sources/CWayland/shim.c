@@ -1,0 +1,10 @@
+// Interface getters: Swift cannot take the address of extern C data (see CWayland.h).
+#include "CWayland.h"
+
+const struct wl_interface *cw_wl_compositor_interface(void) { return &wl_compositor_interface; }
+const struct wl_interface *cw_wl_output_interface(void) { return &wl_output_interface; }
+const struct wl_interface *cw_wl_seat_interface(void) { return &wl_seat_interface; }
+const struct wl_interface *cw_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
+const struct wl_interface *cw_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
+const struct wl_interface *cw_wp_presentation_interface(void) { return &wp_presentation_interface; }
+const struct wl_interface *cw_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
