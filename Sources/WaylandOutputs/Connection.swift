@@ -1,0 +1,102 @@
+import CWayland
+import Glibc
+
+/// The connection to the Wayland compositor (a `wl_display`), its socket and its errors.
+///
+/// The connection is shared by every thread: each thread dispatches its own
+/// ``EventQueue``; this object's `mainQueue` is the display's default queue, which the
+/// thread that created the connection dispatches.
+public final class Connection: @unchecked Sendable {
+    /// The `wl_display` proxy.
+    let display: OpaquePointer
+    /// The socket this connection reached, for messages.
+    public let socket: String
+    let log: Log
+    /// Wakes the thread dispatching the main queue (an eventfd).
+    private let wakeFD: Int32
+
+    /// Connects with wl_display_connect: to `name`, else $WAYLAND_DISPLAY, else wayland-0.
+    public init(name: String? = nil, log: Log = .standardError(prefix: "")) throws {
+        LibwaylandLog.install(log)
+        self.log = log
+        let socket = Connection.socketPath(for: name)
+        guard let display = wl_display_connect(name) else {
+            throw WaylandError.noCompositor(socket: socket)
+        }
+        self.display = display
+        self.socket = socket
+        self.wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+    }
+
+    deinit {
+        wl_display_disconnect(display)
+        close(wakeFD)
+    }
+
+    /// The path libwayland tries for a display name, as it resolves it.
+    public static func socketPath(for name: String?) -> String {
+        if name == nil, let fd = environment("WAYLAND_SOCKET") { return "WAYLAND_SOCKET=\(fd)" }
+        let display = name ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
+        if display.hasPrefix("/") { return display }
+        guard let runtime = environment("XDG_RUNTIME_DIR") else { return "$XDG_RUNTIME_DIR/\(display) (XDG_RUNTIME_DIR is not set)" }
+        return runtime + "/" + display
+    }
+
+    /// The file descriptor of the display socket.
+    public var fileDescriptor: Int32 { wl_display_get_fd(display) }
+
+    /// The error that broke the connection, if it is broken (wl_display_get_error).
+    public func failure() -> WaylandError? {
+        let code = wl_display_get_error(display)
+        guard code != 0 else { return nil }
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
+            return .protocolError(interface: name, objectID: id, code: protocolCode,
+                                  message: LibwaylandLog.lastMessage)
+        }
+        return .connectionLost(errno: code, message: nil)
+    }
+
+    /// Throws the connection's error if it is broken.
+    public func check() throws {
+        if let failure = failure() { throw failure }
+    }
+
+    /// Sends a wl_display.sync and dispatches the main queue until the compositor has
+    /// answered it: every request sent before has been handled, every event it caused
+    /// has been dispatched (wl_display_roundtrip).
+    public func roundtrip() throws {
+        if wl_display_roundtrip(display) < 0 { throw failure() ?? .connectionLost(errno: errno, message: nil) }
+    }
+
+    /// Sends buffered requests without waiting (wl_display_flush).
+    public func flush() {
+        _ = wl_display_flush(display)
+    }
+
+    /// Makes a running or the next `dispatch` on the main queue return early.
+    /// Safe from any thread.
+    public func wakeMainQueue() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// The display's default queue, dispatched by the thread that owns the connection.
+    public private(set) lazy var mainQueue = EventQueue(connection: self, queue: nil, wakeFD: wakeFD)
+
+    /// Dispatches the main queue once: events already read, or waits up to `timeout`
+    /// seconds (nil: forever) for the socket or one of `watching` to become readable.
+    /// Returns the descriptors from `watching` that are readable.
+    @discardableResult
+    public func dispatch(timeout: Double?, watching: [Int32] = []) throws -> [Int32] {
+        try mainQueue.dispatch(timeout: timeout, watching: watching)
+    }
+}
+
+/// getenv as a Swift string.
+func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}

@@ -1,0 +1,122 @@
+import CWayland
+import Glibc
+
+/// One Wayland event queue and the loop that waits on it: the textbook sequence
+/// (prepare_read, flush, poll on the display fd and a wake-up fd, read_events or
+/// cancel_read, dispatch_pending), safe to run on several threads at once, one queue each.
+public final class EventQueue: @unchecked Sendable {
+    unowned let connection: Connection
+    /// The wl_event_queue, or nil for the display's default queue.
+    let queue: OpaquePointer?
+    /// Readable when another thread wants this queue's loop to return early.
+    let wakeFD: Int32
+    private let ownsWakeFD: Bool
+
+    init(connection: Connection, queue: OpaquePointer?, wakeFD: Int32) {
+        self.connection = connection
+        self.queue = queue
+        self.wakeFD = wakeFD
+        self.ownsWakeFD = false
+    }
+
+    /// A new queue of its own (wl_display_create_queue) with its own wake-up eventfd.
+    init(connection: Connection) {
+        self.connection = connection
+        self.queue = wl_display_create_queue(connection.display)
+        self.wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        self.ownsWakeFD = true
+    }
+
+    deinit {
+        if let queue { wl_event_queue_destroy(queue) }
+        if ownsWakeFD { close(wakeFD) }
+    }
+
+    /// Makes a running or the next `dispatch` return early. Safe from any thread.
+    public func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// A wrapper of `proxy` whose new objects and events go to this queue
+    /// (wl_proxy_create_wrapper + wl_proxy_set_queue). Destroy it with `releaseWrapper`.
+    func wrapper(of proxy: OpaquePointer) -> OpaquePointer {
+        let raw = wl_proxy_create_wrapper(UnsafeMutableRawPointer(proxy))!
+        let wrapped = OpaquePointer(raw)
+        wl_proxy_set_queue(wrapped, queue)
+        return wrapped
+    }
+
+    func releaseWrapper(_ wrapper: OpaquePointer) {
+        wl_proxy_wrapper_destroy(UnsafeMutableRawPointer(wrapper))
+    }
+
+    /// Dispatches events already queued, or else waits up to `timeout` seconds (nil:
+    /// without limit) for the display socket, the wake-up fd or one of `watching`, reads
+    /// and dispatches. Returns the descriptors of `watching` that are readable.
+    @discardableResult
+    public func dispatch(timeout: Double?, watching: [Int32] = []) throws -> [Int32] {
+        let display = connection.display
+        if prepareRead() != 0 {
+            if dispatchPending() < 0 { throw lostError() }
+            return []
+        }
+        // Flush what this and other threads queued; a full socket is retried on POLLOUT.
+        var events = Int16(POLLIN)
+        if wl_display_flush(display) < 0 {
+            if errno == EAGAIN {
+                events |= Int16(POLLOUT)
+            } else if errno != EPIPE {
+                let code = errno
+                wl_display_cancel_read(display)
+                throw connection.failure() ?? .connectionLost(errno: code, message: nil)
+            }
+        }
+        var fds = [pollfd(fd: wl_display_get_fd(display), events: events, revents: 0),
+                   pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
+        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        if ready <= 0 {
+            wl_display_cancel_read(display)
+            if ready < 0 && errno != EINTR { throw lostError() }
+            return []
+        }
+        let socket = fds[0].revents
+        if socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+            if wl_display_read_events(display) < 0 { throw lostError() }
+        } else {
+            wl_display_cancel_read(display)
+        }
+        if fds[1].revents & Int16(POLLIN) != 0 {
+            var count: UInt64 = 0
+            _ = read(wakeFD, &count, 8)
+        }
+        if dispatchPending() < 0 { throw lostError() }
+        return zip(watching, fds.dropFirst(2)).filter { $0.1.revents != 0 }.map(\.0)
+    }
+
+    /// Dispatches the events already read for this queue without waiting.
+    @discardableResult
+    public func dispatchPending() -> Int32 {
+        if let queue { return wl_display_dispatch_queue_pending(connection.display, queue) }
+        return wl_display_dispatch_pending(connection.display)
+    }
+
+    /// Sends wl_display.sync on this queue and dispatches it until the answer arrives.
+    func roundtrip() throws {
+        let result = queue.map { wl_display_roundtrip_queue(connection.display, $0) }
+            ?? wl_display_roundtrip(connection.display)
+        if result < 0 { throw lostError() }
+    }
+
+    private func prepareRead() -> Int32 {
+        if let queue { return wl_display_prepare_read_queue(connection.display, queue) }
+        return wl_display_prepare_read(connection.display)
+    }
+
+    private func lostError() -> WaylandError {
+        let code = errno
+        return connection.failure() ?? .connectionLost(errno: code, message: LibwaylandLog.lastMessage)
+    }
+}

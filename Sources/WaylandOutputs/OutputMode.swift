@@ -1,0 +1,39 @@
+/// One video mode of an output, as a wl_output.mode event describes it.
+public struct OutputMode: Sendable, Hashable, CustomStringConvertible {
+    /// Width and height in hardware pixels (before the output's transform).
+    public var width: Int32
+    public var height: Int32
+    /// Vertical refresh in mHz (60 Hz is 60000); 0 when the compositor does not know.
+    public var refreshMilliHertz: Int32
+    /// The output shows this mode now (WL_OUTPUT_MODE_CURRENT).
+    public var isCurrent: Bool
+    /// The output's preferred mode (WL_OUTPUT_MODE_PREFERRED).
+    public var isPreferred: Bool
+
+    public init(width: Int32, height: Int32, refreshMilliHertz: Int32,
+                isCurrent: Bool = false, isPreferred: Bool = false) {
+        self.width = width
+        self.height = height
+        self.refreshMilliHertz = refreshMilliHertz
+        self.isCurrent = isCurrent
+        self.isPreferred = isPreferred
+    }
+
+    /// The refresh period in nanoseconds, or nil when the refresh is unknown.
+    public var refreshPeriodNanoseconds: UInt64? {
+        refreshMilliHertz > 0 ? 1_000_000_000_000 / UInt64(refreshMilliHertz) : nil
+    }
+
+    /// Whether two modes are the same timing, whatever their flags.
+    public func sameTiming(as other: OutputMode) -> Bool {
+        width == other.width && height == other.height && refreshMilliHertz == other.refreshMilliHertz
+    }
+
+    /// "1280x720@60.000Hz", or "1280x720" when the refresh is unknown.
+    public var description: String {
+        guard refreshMilliHertz > 0 else { return "\(width)x\(height)" }
+        let hz = refreshMilliHertz / 1000, fraction = refreshMilliHertz % 1000
+        let digits = String(fraction)
+        return "\(width)x\(height)@\(hz).\(String(repeating: "0", count: 3 - digits.count))\(digits)Hz"
+    }
+}

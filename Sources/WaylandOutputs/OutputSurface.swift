@@ -1,0 +1,95 @@
+import CWayland
+
+/// One fullscreen xdg_toplevel on one output: its wl_surface, xdg_surface and
+/// xdg_toplevel, created on (and dispatched by) its window's event queue.
+final class OutputSurface: ProxyOwner {
+    let surface: OpaquePointer
+    private let xdgSurface: OpaquePointer
+    private let toplevel: OpaquePointer
+    private let wlOutput: OpaquePointer
+
+    /// The size the last xdg_toplevel.configure asked for (logical; 0 means "choose").
+    private var proposedSize: (width: Int32, height: Int32) = (0, 0)
+    /// A configure that still needs an ack (xdg_surface.configure serial).
+    private var pendingSerial: UInt32?
+    /// Logical size of the last acknowledged configure; nil before the first.
+    private(set) var configuredSize: (width: Int32, height: Int32)?
+    /// The compositor asked to close the window (xdg_toplevel.close).
+    private(set) var closeRequested = false
+    /// wl_output proxies the surface has entered and not left.
+    private(set) var entered: [OpaquePointer] = []
+    /// Called on wl_surface.enter with the output entered.
+    var onEnter: ((OpaquePointer) -> Void)?
+
+    /// Creates the surface objects, asks for fullscreen on `output` and makes the initial
+    /// bufferless commit that starts the configure sequence.
+    init(queue: EventQueue, compositor: OpaquePointer, wmBase: OpaquePointer, output: OpaquePointer,
+         appID: String, title: String) {
+        let compositorOnQueue = queue.wrapper(of: compositor)
+        let wmBaseOnQueue = queue.wrapper(of: wmBase)
+        surface = wl_compositor_create_surface(compositorOnQueue)
+        xdgSurface = xdg_wm_base_get_xdg_surface(wmBaseOnQueue, surface)
+        toplevel = xdg_surface_get_toplevel(xdgSurface)
+        queue.releaseWrapper(compositorOnQueue)
+        queue.releaseWrapper(wmBaseOnQueue)
+        wlOutput = output
+
+        wl_surface_add_listener(surface, OutputSurface.surfaceListener.pointer, userData)
+        xdg_surface_add_listener(xdgSurface, OutputSurface.xdgSurfaceListener.pointer, userData)
+        xdg_toplevel_add_listener(toplevel, OutputSurface.toplevelListener.pointer, userData)
+        xdg_toplevel_set_app_id(toplevel, appID)
+        xdg_toplevel_set_title(toplevel, title)
+        xdg_toplevel_set_fullscreen(toplevel, output)
+        wl_surface_commit(surface)
+    }
+
+    /// Acknowledges the latest configure, if one is pending (xdg_surface.ack_configure).
+    /// Returns the logical size it proposed (0 for "client's choice"), or nil.
+    func acknowledgeConfigure() -> (width: Int32, height: Int32)? {
+        guard let serial = pendingSerial else { return nil }
+        pendingSerial = nil
+        xdg_surface_ack_configure(xdgSurface, serial)
+        configuredSize = proposedSize
+        return proposedSize
+    }
+
+    var hasPendingConfigure: Bool { pendingSerial != nil }
+
+    /// wl_surface.set_buffer_scale: applies with the next commit.
+    func setBufferScale(_ scale: Int32) {
+        wl_surface_set_buffer_scale(surface, scale)
+    }
+
+    /// Destroys in reverse order of creation: toplevel, xdg_surface, wl_surface.
+    func destroy() {
+        xdg_toplevel_destroy(toplevel)
+        xdg_surface_destroy(xdgSurface)
+        wl_surface_destroy(surface)
+    }
+
+    private static let surfaceListener = ListenerTable(wl_surface_listener(
+        enter: { data, _, output in
+            let surface = owner(data, as: OutputSurface.self)
+            guard let output else { return }
+            surface.entered.append(output)
+            surface.onEnter?(output)
+        },
+        leave: { data, _, output in
+            let surface = owner(data, as: OutputSurface.self)
+            surface.entered.removeAll { $0 == output }
+        }
+    ))
+
+    private static let xdgSurfaceListener = ListenerTable(xdg_surface_listener(
+        configure: { data, _, serial in owner(data, as: OutputSurface.self).pendingSerial = serial }
+    ))
+
+    private static let toplevelListener = ListenerTable(xdg_toplevel_listener(
+        configure: { data, _, width, height, _ in
+            owner(data, as: OutputSurface.self).proposedSize = (width, height)
+        },
+        close: { data, _ in owner(data, as: OutputSurface.self).closeRequested = true },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in }
+    ))
+}

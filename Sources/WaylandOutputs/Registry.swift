@@ -1,0 +1,119 @@
+import CWayland
+
+/// The compositor's globals (wl_registry): binds the ones this library uses, at the
+/// highest version both sides know, and routes wl_output arrivals and removals.
+final class Registry: ProxyOwner {
+    struct Global: Sendable {
+        let name: UInt32
+        let interface: String
+        let version: UInt32
+    }
+
+    private let connection: Connection
+    private let registry: OpaquePointer
+    private(set) var globals: [UInt32: Global] = [:]
+
+    private(set) var compositor: OpaquePointer?
+    private(set) var wmBase: OpaquePointer?
+    private(set) var xdgOutputManager: OpaquePointer?
+    private(set) var xdgOutputManagerVersion: UInt32 = 0
+    private(set) var presentation: OpaquePointer?
+    private(set) var viewporter: OpaquePointer?
+
+    /// A wl_output global appeared (name, offered version).
+    var outputAdded: ((UInt32, UInt32) -> Void)?
+    /// A global disappeared; the closure runs before anything bound to it is released.
+    var globalRemoved: ((UInt32) -> Void)?
+
+    /// Versions this library is written for: it binds min(offered, highest).
+    static let highestVersions: [String: UInt32] = [
+        "wl_compositor": 4, "wl_output": 4, "wl_seat": 7, "xdg_wm_base": 5,
+        "zxdg_output_manager_v1": 3, "wp_presentation": 1, "wp_viewporter": 1,
+    ]
+    /// Versions below which a global is useless to this library.
+    static let lowestVersions: [String: UInt32] = [
+        "wl_compositor": 4, "wl_output": 2, "xdg_wm_base": 1,
+        "zxdg_output_manager_v1": 1, "wp_presentation": 1, "wp_viewporter": 1,
+    ]
+
+    init(connection: Connection) {
+        self.connection = connection
+        registry = wl_display_get_registry(connection.display)
+    }
+
+    /// Starts listening and waits until the compositor has announced every global.
+    func start() throws {
+        wl_registry_add_listener(registry, Registry.listener.pointer, userData)
+        try connection.roundtrip()
+    }
+
+    deinit {
+        for proxy in [compositor, wmBase, xdgOutputManager, presentation, viewporter] {
+            if let proxy { wl_proxy_destroy(proxy) }
+        }
+        wl_registry_destroy(registry)
+    }
+
+    /// Binds a global (wl_registry.bind) at min(offered, our highest) version.
+    func bind(_ global: Global, interface: UnsafePointer<wl_interface>) -> (OpaquePointer, UInt32) {
+        let version = min(global.version, Registry.highestVersions[global.interface] ?? 1)
+        let proxy = wl_registry_bind(registry, global.name, interface, version)!
+        return (OpaquePointer(proxy), version)
+    }
+
+    /// Throws ``WaylandError/missingGlobal(interface:required:offered:)`` unless the
+    /// compositor offers `interface` at a usable version.
+    func require(_ interface: String) throws {
+        let required = Registry.lowestVersions[interface] ?? 1
+        let offered = globals.values.filter { $0.interface == interface }.map(\.version).max()
+        guard let offered, offered >= required else {
+            throw WaylandError.missingGlobal(interface: interface, required: required, offered: offered)
+        }
+    }
+
+    private func announce(_ global: Global) {
+        globals[global.name] = global
+        let lowest = Registry.lowestVersions[global.interface] ?? 1
+        switch global.interface {
+        case "wl_compositor" where compositor == nil && global.version >= lowest:
+            compositor = bind(global, interface: cw_wl_compositor_interface()).0
+        case "xdg_wm_base" where wmBase == nil:
+            wmBase = bind(global, interface: cw_xdg_wm_base_interface()).0
+            xdg_wm_base_add_listener(wmBase, Registry.wmBaseListener.pointer, nil)
+        case "zxdg_output_manager_v1" where xdgOutputManager == nil:
+            (xdgOutputManager, xdgOutputManagerVersion) = bind(global, interface: cw_zxdg_output_manager_v1_interface())
+        case "wp_presentation" where presentation == nil:
+            presentation = bind(global, interface: cw_wp_presentation_interface()).0
+        case "wp_viewporter" where viewporter == nil:
+            viewporter = bind(global, interface: cw_wp_viewporter_interface()).0
+        case "wl_output":
+            if global.version >= lowest {
+                outputAdded?(global.name, global.version)
+            } else {
+                connection.log.warning("ignoring wl_output \(global.name): version \(global.version), version \(lowest) or later is required")
+            }
+        default:
+            break
+        }
+    }
+
+    private func remove(_ name: UInt32) {
+        guard globals.removeValue(forKey: name) != nil else { return }
+        globalRemoved?(name)
+    }
+
+    private static let listener = ListenerTable(wl_registry_listener(
+        global: { data, _, name, interface, version in
+            let registry = owner(data, as: Registry.self)
+            registry.announce(Global(name: name, interface: String(cString: interface!), version: version))
+        },
+        global_remove: { data, _, name in
+            owner(data, as: Registry.self).remove(name)
+        }
+    ))
+
+    /// xdg_wm_base.ping must be answered or the compositor deems the client dead.
+    private static let wmBaseListener = ListenerTable(xdg_wm_base_listener(
+        ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }
+    ))
+}

@@ -1,0 +1,131 @@
+import CWayland
+import Synchronization
+
+/// What happened to an output. `disconnected` is delivered before the output's
+/// proxies are released, so windows on it can be torn down first.
+public enum ScreenEvent: Sendable, Equatable {
+    case connected(Output)
+    case changed(Output, previous: Output)
+    case disconnected(Output)
+}
+
+/// The application's view of the outputs: an ordered list with a primary, and
+/// connected / changed / disconnected events. Use it on the connection's main thread.
+public final class Screens {
+    public let connection: Connection
+    let registry: Registry
+    private var proxies: [UInt32: OutputProxy] = [:]
+    private var described: [UInt32: Output] = [:]
+    /// wl_output proxy to output name, readable from render threads.
+    let proxyNames = ProxyNames()
+
+    /// The output the application wants as primary, by name; when absent, the first in
+    /// ``ScreenOrder`` order is primary.
+    public var preferredPrimary: String?
+    /// Receives every event; set it before ``start()``.
+    public var onEvent: ((ScreenEvent) -> Void)?
+
+    public init(connection: Connection, preferredPrimary: String? = nil) {
+        self.connection = connection
+        self.preferredPrimary = preferredPrimary
+        registry = Registry(connection: connection)
+        registry.outputAdded = { [unowned self] id, version in addOutput(id: id, version: version) }
+        registry.globalRemoved = { [unowned self] id in removeOutput(id: id) }
+    }
+
+    deinit {
+        for proxy in proxies.values { proxy.destroy() }
+    }
+
+    /// Binds the globals and waits until every output present now is described.
+    public func start() throws {
+        try registry.start()
+        if registry.xdgOutputManager == nil {
+            connection.log.warning("the compositor does not offer zxdg_output_manager_v1: output positions are unknown, sizes derive from modes")
+        }
+        attachXdgOutputs()
+        try connection.roundtrip()
+        attachXdgOutputs()
+        try connection.roundtrip()
+    }
+
+    /// Described outputs in ``ScreenOrder`` order.
+    public var outputs: [Output] { ScreenOrder.sorted(Array(described.values)) }
+
+    /// The primary output (see ``preferredPrimary``).
+    public var primary: Output? { ScreenOrder.primary(of: Array(described.values), preferred: preferredPrimary) }
+
+    /// The output with this name, if it is connected and described.
+    public func output(named name: String) -> Output? { described.values.first { $0.name == name } }
+
+    /// Throws ``WaylandError/missingGlobal(interface:required:offered:)`` unless the
+    /// compositor offers what fullscreen windows need (wl_compositor, xdg_wm_base).
+    public func requireWindowing() throws {
+        try registry.require("wl_compositor")
+        try registry.require("xdg_wm_base")
+    }
+
+    /// Whether the compositor offers a global with this interface name.
+    public func offers(_ interface: String) -> Bool {
+        registry.globals.values.contains { $0.interface == interface }
+    }
+
+    func wlOutput(for id: UInt32) -> OpaquePointer? { proxies[id]?.output }
+
+
+    private func addOutput(id: UInt32, version: UInt32) {
+        let (proxy, bound) = registry.bind(registry.globals[id]!, interface: cw_wl_output_interface())
+        let output = OutputProxy(id: id, output: proxy, version: bound)
+        output.published = { [unowned self] description in publish(description) }
+        proxies[id] = output
+        if let manager = registry.xdgOutputManager {
+            output.attachXdgOutput(manager: manager, version: registry.xdgOutputManagerVersion)
+        }
+    }
+
+    private func attachXdgOutputs() {
+        guard let manager = registry.xdgOutputManager else { return }
+        for proxy in proxies.values {
+            proxy.attachXdgOutput(manager: manager, version: registry.xdgOutputManagerVersion)
+        }
+    }
+
+    private func publish(_ output: Output) {
+        let previous = described[output.id]
+        described[output.id] = output
+        if let proxy = proxies[output.id] {
+            proxyNames.set(output.name, for: proxy.output)
+        }
+        if let previous {
+            onEvent?(.changed(output, previous: previous))
+        } else {
+            onEvent?(.connected(output))
+        }
+    }
+
+    private func removeOutput(id: UInt32) {
+        guard let proxy = proxies.removeValue(forKey: id) else { return }
+        // Tell the application first, so its windows go before the output's proxies.
+        if let output = described.removeValue(forKey: id) {
+            onEvent?(.disconnected(output))
+        }
+        proxyNames.set(nil, for: proxy.output)
+        proxy.destroy()
+    }
+}
+
+/// Names of the outputs behind wl_output proxies, shared with render threads (which see
+/// wl_surface.enter events carrying those proxies).
+final class ProxyNames: Sendable {
+    private let names = Mutex<[UInt: String]>([:])
+
+    func set(_ name: String?, for proxy: OpaquePointer) {
+        names.withLock { $0[key(proxy)] = name }
+    }
+
+    func name(of proxy: OpaquePointer) -> String? {
+        names.withLock { $0[key(proxy)] }
+    }
+
+    private func key(_ proxy: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(proxy))) }
+}

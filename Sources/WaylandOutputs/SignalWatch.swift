@@ -1,0 +1,38 @@
+import CWayland
+import Glibc
+
+/// SIGINT and SIGTERM delivered as a readable file descriptor (signalfd), so the main
+/// loop sees them between events instead of in a handler. Create it before any thread:
+/// threads inherit the blocked mask, so only this descriptor receives the signals.
+public final class SignalWatch {
+    public let fileDescriptor: Int32
+
+    public init(_ signals: [Int32] = [SIGINT, SIGTERM]) throws {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in signals { sigaddset(&mask, signal) }
+        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw SignalWatchError(reason: "pthread_sigmask failed") }
+        fileDescriptor = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        guard fileDescriptor >= 0 else { throw SignalWatchError(reason: "signalfd failed: \(String(cString: strerror(errno)))") }
+        // A write to a closed pipe (stdout piped to `head`) must not kill glout.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit { close(fileDescriptor) }
+
+    /// The signals received since the last call.
+    public func take() -> [Int32] {
+        var received: [Int32] = []
+        var info = signalfd_siginfo()
+        while read(fileDescriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            received.append(Int32(info.ssi_signo))
+        }
+        return received
+    }
+}
+
+/// The signal mask or the signalfd could not be set up.
+public struct SignalWatchError: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
