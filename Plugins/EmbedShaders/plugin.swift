@@ -1,0 +1,26 @@
+import Foundation
+import PackagePlugin
+
+/// Compiles the GLSL files in the package's shaders/ folder into the target as Swift
+/// string constants, so the built binary needs no files at run time.
+@main
+struct EmbedShaders: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let folder = context.package.directoryURL.appending(path: "shaders")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path())
+            .filter { $0.hasSuffix(".vert") || $0.hasSuffix(".frag") || $0.hasSuffix(".glsl") }
+            .sorted()
+        let inputs = names.map { folder.appending(path: $0) }
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedShaders.swift")
+        let script = context.package.directoryURL.appending(path: "scripts/embed-shaders")
+        return [
+            .buildCommand(
+                displayName: "Embedding \(names.count) shaders",
+                executable: URL(filePath: "/bin/sh"),
+                arguments: [script.path(), output.path()] + inputs.map { $0.path() },
+                inputFiles: inputs + [script],
+                outputFiles: [output]
+            )
+        ]
+    }
+}

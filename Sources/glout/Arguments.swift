@@ -1,0 +1,190 @@
+/// glout's command line, parsed into values. Pure: no I/O, so every rule is unit-tested.
+
+/// How the outputs share the picture.
+enum LayoutMode: String, Sendable, CaseIterable {
+    /// The primary shows the control view, every other output the content view.
+    case independent
+    /// Every output shows the primary's picture, letterboxed into its own pixels.
+    case mirror
+}
+
+struct OutputsOptions: Equatable, Sendable {
+    var json = false
+    var primary: String?
+}
+
+struct RunOptions: Equatable, Sendable {
+    var layout = LayoutMode.independent
+    var primary: String?
+    /// Only these outputs get a window; nil means all.
+    var outputs: [String]?
+    /// Seconds to run; nil runs until interrupted.
+    var duration: Double?
+    /// Draw every frame at this scene time.
+    var frozen: Double?
+    var statsJSON: String?
+    /// Load shaders from this folder instead of the built-in copies.
+    var shaderDirectory: String?
+}
+
+enum Command: Equatable, Sendable {
+    case help(topic: String?)
+    case version
+    case outputs(OutputsOptions)
+    case run(RunOptions)
+}
+
+/// A mistake on the command line; glout prints it with a hint and exits with status 2.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    /// The subcommand whose help to point at.
+    var command: String?
+    var description: String { message }
+}
+
+enum Arguments {
+    static let commands = ["run", "outputs"]
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let first = arguments.first else { return .run(RunOptions()) }
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", arguments.count > 1 {
+                let topic = arguments[1]
+                guard commands.contains(topic) else {
+                    throw UsageError(message: "no help for '\(topic)': the commands are \(commands.joined(separator: ", "))")
+                }
+                return .help(topic: topic)
+            }
+            return .help(topic: nil)
+        case "--version", "-V":
+            return .version
+        case "outputs":
+            return try parseOutputs(Array(arguments.dropFirst()))
+        case "run":
+            return try parseRun(Array(arguments.dropFirst()), command: "run")
+        default:
+            if first.hasPrefix("-") { return try parseRun(arguments, command: "run") }
+            throw UsageError(message: "unknown command '\(first)': the commands are \(commands.joined(separator: ", "))")
+        }
+    }
+
+    private static func parseOutputs(_ arguments: [String]) throws(UsageError) -> Command {
+        var options = OutputsOptions()
+        var reader = OptionReader(arguments, command: "outputs")
+        while let option = try reader.next() {
+            switch option {
+            case "--help", "-h": return .help(topic: "outputs")
+            case "--json": options.json = true
+            case "--primary": options.primary = try reader.name(for: option)
+            default: throw reader.unknown(option)
+            }
+        }
+        return .outputs(options)
+    }
+
+    private static func parseRun(_ arguments: [String], command: String) throws(UsageError) -> Command {
+        var options = RunOptions()
+        var reader = OptionReader(arguments, command: command)
+        while let option = try reader.next() {
+            switch option {
+            case "--help", "-h": return .help(topic: command)
+            case "--layout":
+                let value = try reader.value(for: option)
+                guard let layout = LayoutMode(rawValue: value) else {
+                    throw reader.error("--layout must be independent or mirror, not '\(value)'")
+                }
+                options.layout = layout
+            case "--primary": options.primary = try reader.name(for: option)
+            case "--outputs": options.outputs = try reader.names(for: option)
+            case "--duration": options.duration = try reader.seconds(for: option, allowZero: false)
+            case "--frozen": options.frozen = try reader.seconds(for: option, allowZero: true)
+            case "--stats-json": options.statsJSON = try reader.path(for: option)
+            case "--shaders": options.shaderDirectory = try reader.path(for: option)
+            default: throw reader.unknown(option)
+            }
+        }
+        return .run(options)
+    }
+}
+
+/// Walks `--name value` and `--name=value` options one by one.
+struct OptionReader {
+    private var arguments: ArraySlice<String>
+    private var inlineValue: String?
+    let command: String
+
+    init(_ arguments: [String], command: String) {
+        self.arguments = arguments[...]
+        self.command = command
+    }
+
+    /// The next option name, or nil at the end.
+    mutating func next() throws(UsageError) -> String? {
+        if let inlineValue { throw error("unexpected value '\(inlineValue)'") }
+        guard let argument = arguments.popFirst() else { return nil }
+        guard argument.hasPrefix("-"), argument.count > 1 else {
+            throw error("unexpected argument '\(argument)' (options start with --)")
+        }
+        if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
+            inlineValue = String(argument[argument.index(after: eq)...])
+            return String(argument[..<eq])
+        }
+        return argument
+    }
+
+    /// The value of `option`, from `--option=value` or the next argument.
+    mutating func value(for option: String) throws(UsageError) -> String {
+        if let value = inlineValue {
+            inlineValue = nil
+            return value
+        }
+        guard let value = arguments.popFirst() else { throw error("\(option) needs a value") }
+        return value
+    }
+
+    mutating func name(for option: String) throws(UsageError) -> String {
+        let value = try value(for: option)
+        guard !value.isEmpty, !value.contains(","), !value.contains(where: \.isWhitespace) else {
+            throw error("\(option) needs one output name, not '\(value)'")
+        }
+        return value
+    }
+
+    mutating func names(for option: String) throws(UsageError) -> [String] {
+        let value = try value(for: option)
+        let names = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else {
+            throw error("\(option) needs output names separated by commas, not '\(value)'")
+        }
+        var seen = Set<String>()
+        for name in names where !seen.insert(name).inserted {
+            throw error("\(option) names \(name) twice")
+        }
+        return names
+    }
+
+    mutating func seconds(for option: String, allowZero: Bool) throws(UsageError) -> Double {
+        let value = try value(for: option)
+        guard let seconds = Double(value), seconds.isFinite, allowZero ? seconds >= 0 : seconds > 0 else {
+            let bound = allowZero ? "0 or more" : "more than 0"
+            throw error("\(option) needs a number of seconds, \(bound), not '\(value)'")
+        }
+        return seconds
+    }
+
+    mutating func path(for option: String) throws(UsageError) -> String {
+        let value = try value(for: option)
+        guard !value.isEmpty else { throw error("\(option) needs a path") }
+        return value
+    }
+
+    func unknown(_ option: String) -> UsageError {
+        error("unknown option \(option) for 'glout \(command)'")
+    }
+
+    func error(_ message: String) -> UsageError {
+        UsageError(message: message, command: command)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import WaylandOutputs
+
+/// `--stats-json`: per output, what the run produced (schema in docs/json.md).
+struct RunStatistics: Encodable {
+    struct Entry: Encodable {
+        var name: String
+        var frames: UInt64
+        var fps: Double
+        var callbacks: UInt64
+        var refresh_mhz: Int32
+        var pixel_width: Int32
+        var pixel_height: Int32
+    }
+
+    var layout: String
+    var duration_s: Double
+    var outputs: [Entry]
+    /// Why the run ended: "duration", "signal", "closed", "error".
+    var ended_by: String
+    var error: String?
+}
+
+/// A file the user asked glout to write, created when glout starts so that a bad path is
+/// reported at once, and written whole at the end, whatever ended the run.
+final class ReportFile {
+    let path: String
+
+    init(path: String, option: String) throws {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw GloutError("\(option) \(path): cannot create the file (\(String(cString: strerror(errno))))", status: .usage)
+        }
+    }
+
+    func write<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        data.append(0x0A)
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw GloutError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

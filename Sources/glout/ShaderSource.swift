@@ -1,0 +1,98 @@
+import Foundation
+
+/// GLSL files by name, from the copies built into glout or from a folder, with
+/// `#include "file"` expanded. Each included file gets its own GLSL source-string number
+/// through `#line`, so the driver's messages can be traced back to a file and line.
+struct ShaderSource {
+    /// The expanded text handed to glShaderSource.
+    var text: String
+    /// File names by GLSL source-string number (0 is the file itself).
+    var files: [String]
+
+    /// The built-in shaders, or those of `directory` when given.
+    static func library(directory: String?) throws -> [String: String] {
+        guard let directory else {
+            return Dictionary(EmbeddedShaders.files.map { ($0.name, $0.source) }, uniquingKeysWith: { a, _ in a })
+        }
+        var files: [String: String] = [:]
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw GloutError("--shaders \(directory): cannot read the folder (\(error.localizedDescription))", status: .usage)
+        }
+        for name in names where name.hasSuffix(".vert") || name.hasSuffix(".frag") || name.hasSuffix(".glsl") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw GloutError("cannot read shader \(path)")
+            }
+            files[name] = text
+        }
+        return files
+    }
+
+    /// `name` from `library` with its includes expanded (one level, as the shaders use).
+    init(name: String, library: [String: String]) throws {
+        guard let main = library[name] else { throw GloutError("shader \(name) is missing") }
+        files = [name]
+        var lines: [String] = []
+        for (index, line) in main.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("#include") else {
+                lines.append(String(line))
+                continue
+            }
+            let parts = trimmed.split(separator: "\"")
+            guard parts.count >= 2, let included = library[String(parts[1])] else {
+                throw ShaderError(file: name, line: index + 1, stage: "preprocess",
+                                  log: "cannot include \(trimmed.dropFirst(8).trimmingCharacters(in: .whitespaces))")
+            }
+            files.append(String(parts[1]))
+            lines.append("#line 1 \(files.count - 1)")
+            lines.append(included)
+            lines.append("#line \(index + 2) 0")
+        }
+        text = lines.joined(separator: "\n")
+    }
+}
+
+/// A shader that failed to compile or link, with the driver's log mapped to files and lines.
+struct ShaderError: Error, CustomStringConvertible {
+    /// The file and line of the first error, when the log names one.
+    var file: String
+    var line: Int?
+    var stage: String
+    /// The driver's log, each message prefixed with its file:line.
+    var log: String
+
+    var description: String {
+        let place = line.map { "\(file):\($0)" } ?? file
+        return "shader \(place): \(stage) failed:\n\(log)"
+    }
+
+    /// Rewrites Mesa's "SOURCE:LINE(COLUMN): message" lines as "file:LINE:COLUMN: message".
+    static func mapLog(_ log: String, files: [String]) -> (text: String, first: (file: String, line: Int)?) {
+        var first: (String, Int)?
+        var out: [String] = []
+        for raw in log.split(separator: "\n") {
+            let line = String(raw)
+            // Mesa: "0:12(5): error: ..."; others: "ERROR: 0:12: ..."
+            let body = line.hasPrefix("ERROR: ") ? String(line.dropFirst(7)) : line
+            let scanner = Scanner(string: body)
+            if let source = scanner.scanInt(), scanner.scanString(":") != nil, let number = scanner.scanInt(),
+               source >= 0, source < files.count {
+                var column = ""
+                if scanner.scanString("(") != nil, let c = scanner.scanInt(), scanner.scanString(")") != nil {
+                    column = ":\(c)"
+                }
+                _ = scanner.scanString(":")
+                let rest = String(body[scanner.currentIndex...]).trimmingCharacters(in: .whitespaces)
+                if first == nil { first = (files[source], number) }
+                out.append("\(files[source]):\(number)\(column): \(rest)")
+            } else {
+                out.append(line)
+            }
+        }
+        return (out.joined(separator: "\n"), first)
+    }
+}

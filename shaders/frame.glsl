@@ -1,0 +1,18 @@
+// The per-frame values every view reads: one uniform buffer per output's context.
+layout(std140) uniform Frame {
+    vec4 u_canvas;  // x, y, width, height of the picture in framebuffer pixels
+    vec4 u_accent;  // rgb accent colour, a unused
+    vec4 u_timing;  // scene time in seconds, frame index, pixels per point, unused
+};
+
+// Position in the picture: (0,0) bottom left, (1,1) top right.
+vec2 canvasUV() { return (gl_FragCoord.xy - u_canvas.xy) / u_canvas.zw; }
+
+// Position in picture pixels measured from the top left corner.
+vec2 canvasPixel() {
+    vec2 p = gl_FragCoord.xy - u_canvas.xy;
+    return vec2(p.x, u_canvas.w - p.y);
+}
+
+// Anti-aliased coverage of a band of half-width w around d = 0, in pixels.
+float band(float d, float w) { return clamp(w + 0.5 - abs(d), 0.0, 1.0); }
