@@ -25,7 +25,8 @@ let package = Package(
         ),
         .plugin(name: "EmbedShaders", capability: .buildTool()),
         .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs"]),
-        .testTarget(name: "gloutTests", dependencies: ["glout"]),
+        .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
+        // Runs the built glout against real compositors (scripts/compositor).
         .testTarget(name: "IntegrationTests", dependencies: ["glout"]),
     ],
     swiftLanguageModes: [.v6]

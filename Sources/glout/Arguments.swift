@@ -75,8 +75,8 @@ enum Arguments {
         var reader = OptionReader(arguments, command: "outputs")
         while let option = try reader.next() {
             switch option {
-            case "--help", "-h": return .help(topic: "outputs")
-            case "--json": options.json = true
+            case "--help", "-h": try reader.flag(option); return .help(topic: "outputs")
+            case "--json": try reader.flag(option); options.json = true
             case "--primary": options.primary = try reader.name(for: option)
             default: throw reader.unknown(option)
             }
@@ -89,7 +89,7 @@ enum Arguments {
         var reader = OptionReader(arguments, command: command)
         while let option = try reader.next() {
             switch option {
-            case "--help", "-h": return .help(topic: command)
+            case "--help", "-h": try reader.flag(option); return .help(topic: command)
             case "--layout":
                 let value = try reader.value(for: option)
                 guard let layout = LayoutMode(rawValue: value) else {
@@ -132,6 +132,11 @@ struct OptionReader {
             return String(argument[..<eq])
         }
         return argument
+    }
+
+    /// Rejects `--flag=value` for an option that takes no value.
+    mutating func flag(_ option: String) throws(UsageError) {
+        if let value = inlineValue { throw error("\(option) takes no value, not '\(value)'") }
     }
 
     /// The value of `option`, from `--option=value` or the next argument.

@@ -22,7 +22,7 @@ final class ShaderProgram {
         guard linked == GL_TRUE else {
             let log = ShaderProgram.infoLog(program, isProgram: true)
             glDeleteProgram(program)
-            throw ShaderError(file: "\(vertex) + \(fragment)", line: nil, stage: "linking", log: log)
+            throw ShaderError(shader: "\(vertex) + \(fragment)", file: nil, line: nil, stage: "link", log: log)
         }
         let block = glGetUniformBlockIndex(program, "Frame")
         if block != GLuint(GL_INVALID_INDEX) { glUniformBlockBinding(program, block, 0) }
@@ -42,7 +42,7 @@ final class ShaderProgram {
         guard compiled == GL_TRUE else {
             let (log, first) = ShaderError.mapLog(infoLog(shader, isProgram: false), files: source.files)
             glDeleteShader(shader)
-            throw ShaderError(file: first?.file ?? source.files[0], line: first?.line, stage: "compiling", log: log)
+            throw ShaderError(shader: source.files[0], file: first?.file, line: first?.line, stage: "compile", log: log)
         }
         return shader
     }

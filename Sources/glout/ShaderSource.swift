@@ -44,7 +44,7 @@ struct ShaderSource {
             }
             let parts = trimmed.split(separator: "\"")
             guard parts.count >= 2, let included = library[String(parts[1])] else {
-                throw ShaderError(file: name, line: index + 1, stage: "preprocess",
+                throw ShaderError(shader: name, file: name, line: index + 1, stage: "preprocess",
                                   log: "cannot include \(trimmed.dropFirst(8).trimmingCharacters(in: .whitespaces))")
             }
             files.append(String(parts[1]))
@@ -58,16 +58,20 @@ struct ShaderSource {
 
 /// A shader that failed to compile or link, with the driver's log mapped to files and lines.
 struct ShaderError: Error, CustomStringConvertible {
+    /// The shader being built ("content.frag", or "a + b" for a link).
+    var shader: String
     /// The file and line of the first error, when the log names one.
-    var file: String
+    var file: String?
     var line: Int?
+    /// "compile", "link" or "preprocess".
     var stage: String
     /// The driver's log, each message prefixed with its file:line.
     var log: String
 
     var description: String {
-        let place = line.map { "\(file):\($0)" } ?? file
-        return "shader \(place): \(stage) failed:\n\(log)"
+        var text = "shader \(shader) failed to \(stage)"
+        if let file { text += " at \(file)" + (line.map { ":\($0)" } ?? "") }
+        return text + ":\n" + log
     }
 
     /// Rewrites Mesa's "SOURCE:LINE(COLUMN): message" lines as "file:LINE:COLUMN: message".

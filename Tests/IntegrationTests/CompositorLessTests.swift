@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+
+/// glout where there is no compositor, and on weston.
+final class CompositorLessTests: XCTestCase {
+    func test_noCompositorGivesAOneLineErrorAndStatus3WithinASecond() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for command in [["run"], ["outputs"], ["--duration", "3"]] {
+            let child = try Child(Paths.glout, command,
+                                  environment: ["XDG_RUNTIME_DIR": folder.path, "WAYLAND_DISPLAY": "wayland-none"])
+            let finished = child.wait(timeout: 5)
+            XCTAssertEqual(finished.status, 3, finished.stderr)
+            XCTAssertLessThan(finished.seconds, 1.0)
+            let lines = finished.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, finished.stderr)
+            XCTAssertTrue(finished.stderr.contains("no Wayland compositor at \(folder.path)/wayland-none"), finished.stderr)
+            XCTAssertTrue(finished.stderr.contains("scripts/compositor"), "no hint how to start one")
+        }
+    }
+
+    func test_badUsageIsStatus2AndVersionAndHelpWork() throws {
+        let bad = try Child(Paths.glout, ["run", "--layout", "sideways"]).wait(timeout: 5)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--layout must be independent or mirror"))
+        let version = try Child(Paths.glout, ["--version"]).wait(timeout: 5)
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.hasPrefix("glout "))
+        for topic in [["--help"], ["run", "--help"], ["outputs", "--help"]] {
+            let help = try Child(Paths.glout, topic).wait(timeout: 5)
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.stdout.contains("Usage: glout"), help.stdout)
+        }
+    }
+
+    func test_westonHeadlessShowsThePictureAndExitsAfterTheDuration() throws {
+        let weston = try Compositor.weston(size: "1024x768")
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stats = folder.appendingPathComponent("stats.json").path
+        let glout = try weston.glout(["run", "--duration", "3", "--frozen", "1", "--stats-json", stats])
+        usleep(2_000_000)
+        // weston --debug offers its screenshooter; the client writes a PNG into its cwd.
+        let shooter = try Child("/bin/sh", ["-c", "cd '\(folder.path)' && exec weston-screenshooter"],
+                                environment: weston.environment).wait(timeout: 20)
+        XCTAssertEqual(shooter.status, 0, shooter.stderr)
+        let finished = glout.wait(timeout: 10)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertLessThan(finished.seconds, 8)
+        let report = outputsByName(try readJSON(stats))
+        XCTAssertGreaterThan(report["headless"]?["frames"] as? Int ?? 0, 30, "\(report)")
+
+        let png = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".png") }
+        let shot = try XCTUnwrap(png, "weston-screenshooter wrote nothing")
+        let ppm = folder.appendingPathComponent("shot.ppm").path
+        let convert = try Child("/usr/bin/convert", [folder.appendingPathComponent(shot).path, ppm]).wait(timeout: 20)
+        XCTAssertEqual(convert.status, 0, convert.stderr)
+        let picture = try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
+        XCTAssertEqual([picture.width, picture.height], [1024, 768])
+        // The control view: accent band on top, dark panel at the bottom.
+        let band = picture.pixel(512, 10), panel = picture.pixel(512, 760)
+        XCTAssertTrue(band.r > band.g && band.g > band.b && band.r > 90, "\(band)")
+        XCTAssertTrue(panel.b > panel.r && panel.b < 80, "\(panel)")
+    }
+}

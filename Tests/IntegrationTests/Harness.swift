@@ -1,0 +1,246 @@
+import Foundation
+import XCTest
+
+/// Paths of the package and of the glout binary that `swift test` built.
+enum Paths {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var glout: String {
+        if let path = ProcessInfo.processInfo.environment["GLOUT_BINARY"] { return path }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("glout").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return packageRoot.appendingPathComponent(".build/debug/glout").path
+    }
+
+    static var compositorScript: String { packageRoot.appendingPathComponent("scripts/compositor").path }
+
+    /// A fresh temporary folder, removed by the test case's teardown.
+    static func temporaryFolder() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("glout-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// What a finished process left behind.
+struct Finished {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: Double
+    var signaled: Bool
+}
+
+/// A child process whose output goes to files (no pipe can fill up and block it),
+/// spawned and reaped by pid. Foundation's Process is not used: it waits for every
+/// holder of an inherited descriptor, so a compositor daemonized by a script would
+/// keep the script "running".
+final class Child {
+    let pid: pid_t
+    private let folder = Paths.temporaryFolder()
+    private let started = Date()
+    private var status: Int32?
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "SWAYSOCK"] { env[key] = nil }
+        env.merge(environment) { _, new in new }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, folder.appendingPathComponent("out").path,
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, folder.appendingPathComponent("err").path,
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw HarnessError("cannot start \(executable): \(String(cString: strerror(result)))") }
+        self.pid = pid
+    }
+
+    deinit {
+        if isRunning {
+            kill(pid, SIGKILL)
+            _ = reap(block: true)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    var stderr: String { (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? "" }
+    var stdout: String { (try? String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool { reap(block: false) == nil }
+
+    func signal(_ number: Int32) { kill(pid, number) }
+
+    /// The wait status once the child has ended (waitpid).
+    private func reap(block: Bool) -> Int32? {
+        if let status { return status }
+        var raw: Int32 = 0
+        if waitpid(pid, &raw, block ? 0 : WNOHANG) == pid { status = raw }
+        return status
+    }
+
+    /// Waits for the exit; kills the process and fails the test after `timeout` seconds.
+    func wait(timeout: Double, file: StaticString = #filePath, line: UInt = #line) -> Finished {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        if isRunning {
+            XCTFail("still running after \(timeout) s; killed. stderr:\n\(stderr)", file: file, line: line)
+            kill(pid, SIGKILL)
+        }
+        let raw = reap(block: true) ?? 0
+        let signaled = raw & 0x7f != 0
+        return Finished(status: signaled ? 128 + (raw & 0x7f) : (raw >> 8) & 0xff, stdout: stdout, stderr: stderr,
+                        seconds: Date().timeIntervalSince(started), signaled: signaled)
+    }
+}
+
+/// One compositor from scripts/compositor, stopped when the object goes.
+final class Compositor {
+    let environment: [String: String]
+    let folder: String
+
+    private init(_ arguments: [String]) throws {
+        let child = try Child("/bin/bash", [Paths.compositorScript] + arguments)
+        let finished = child.wait(timeout: 30)
+        guard finished.status == 0 else {
+            throw HarnessError("scripts/compositor \(arguments.joined(separator: " ")) failed: \(finished.stderr)")
+        }
+        var values: [String: String] = [:]
+        for line in finished.stdout.split(separator: "\n") where line.hasPrefix("export ") {
+            let pair = line.dropFirst(7).split(separator: "=", maxSplits: 1).map(String.init)
+            if pair.count == 2 { values[pair[0]] = pair[1] }
+        }
+        folder = values["GLOUT_COMPOSITOR_DIR"] ?? ""
+        values["GLOUT_COMPOSITOR_DIR"] = nil
+        environment = values
+    }
+
+    /// Headless sway with one output per mode ("1280x720@60").
+    static func sway(_ modes: [String], scale: Int? = nil) throws -> Compositor {
+        try Compositor(["sway", "--outputs", modes.joined(separator: ",")] + (scale.map { ["--scale", "\($0)"] } ?? []))
+    }
+
+    /// Headless weston with one output.
+    static func weston(size: String = "1024x768") throws -> Compositor {
+        try Compositor(["weston", "--size", size])
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        _ = try? Child("/bin/bash", [Paths.compositorScript, "stop", folder]).wait(timeout: 30)
+    }
+
+    var isRunning: Bool {
+        guard let pid = environment["COMPOSITOR_PID"].flatMap(Int32.init) else { return false }
+        return kill(pid, 0) == 0
+    }
+
+    /// Runs a tool (swaymsg, grim, ...) against this compositor.
+    func tool(_ name: String, _ arguments: [String], timeout: Double = 20) throws -> Finished {
+        let finished = try Child("/usr/bin/\(name)", arguments, environment: environment).wait(timeout: timeout)
+        guard finished.status == 0 else {
+            throw HarnessError("\(name) \(arguments.joined(separator: " ")) failed (\(finished.status)): \(finished.stderr)")
+        }
+        return finished
+    }
+
+    func swaymsg(_ arguments: String...) throws -> String {
+        try tool("swaymsg", arguments).stdout
+    }
+
+    /// What reaches the screen of one output: grim's capture through wlr-screencopy.
+    func screenshot(_ output: String) throws -> Image {
+        let file = Paths.temporaryFolder().appendingPathComponent("\(output).ppm")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        _ = try tool("grim", ["-t", "ppm", "-o", output, file.path])
+        return try Image(ppm: Data(contentsOf: file))
+    }
+
+    /// Starts glout against this compositor.
+    func glout(_ arguments: [String]) throws -> Child {
+        try Child(Paths.glout, arguments, environment: environment)
+    }
+
+    /// The views sway shows: (output, app_id, fullscreen, width, height).
+    func views() throws -> [(output: String, appID: String, fullscreen: Bool, width: Int, height: Int)] {
+        let tree = try JSONSerialization.jsonObject(with: Data(try swaymsg("-t", "get_tree").utf8))
+        var found: [(String, String, Bool, Int, Int)] = []
+        func walk(_ node: [String: Any], output: String?) {
+            var output = output
+            if node["type"] as? String == "output" { output = node["name"] as? String }
+            if let app = node["app_id"] as? String, let rect = node["rect"] as? [String: Any] {
+                found.append((output ?? "?", app, (node["fullscreen_mode"] as? Int ?? 0) != 0,
+                              rect["width"] as? Int ?? 0, rect["height"] as? Int ?? 0))
+            }
+            for key in ["nodes", "floating_nodes"] {
+                for child in node[key] as? [[String: Any]] ?? [] { walk(child, output: output) }
+            }
+        }
+        walk(tree as? [String: Any] ?? [:], output: nil)
+        return found
+    }
+
+    /// Waits until glout shows a fullscreen view on each of `outputs` and has drawn
+    /// there; for a `frozen` run, until the pictures have settled (two captures in a row
+    /// equal), so they can be compared.
+    func waitForGlout(on outputs: [String], frozen: Bool = true, timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let shown = Set(try views().filter { $0.appID == "glout" && $0.fullscreen }.map(\.output))
+            if shown.isSuperset(of: outputs) { break }
+            usleep(100_000)
+        }
+        for output in outputs {
+            var previous = try screenshot(output)
+            while true {
+                guard Date() < deadline else { throw HarnessError("glout's picture on \(output) did not settle") }
+                usleep(150_000)
+                let next = try screenshot(output)
+                if !next.isUniform && (next == previous || !frozen) { break }
+                previous = next
+            }
+        }
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads a JSON file into a dictionary.
+func readJSON(_ path: String) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+    guard let dictionary = object as? [String: Any] else { throw HarnessError("\(path) is not a JSON object") }
+    return dictionary
+}
+
+/// The per-output entries of a glout JSON report, by name.
+func outputsByName(_ report: [String: Any]) -> [String: [String: Any]] {
+    var result: [String: [String: Any]] = [:]
+    for entry in report["outputs"] as? [[String: Any]] ?? [] {
+        if let name = entry["name"] as? String { result[name] = entry }
+    }
+    return result
+}

@@ -1,0 +1,195 @@
+import Foundation
+import XCTest
+
+/// glout on headless sway with a 1280x720@60 and an 800x600@30 output, checked through
+/// sway's own view of the windows and grim's captures of each output.
+final class RunOnHeadlessSwayTests: XCTestCase {
+    nonisolated(unsafe) static var compositor: Compositor?
+    var sway: Compositor { RunOnHeadlessSwayTests.compositor! }
+    var folder: URL!
+
+    override class func setUp() {
+        compositor = try? Compositor.sway(["1280x720@60", "800x600@30"])
+    }
+
+    override class func tearDown() {
+        compositor = nil
+    }
+
+    override func setUpWithError() throws {
+        guard let compositor = RunOnHeadlessSwayTests.compositor, compositor.isRunning else {
+            throw HarnessError("headless sway did not start (scripts/compositor sway)")
+        }
+        folder = Paths.temporaryFolder()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func test_outputsJSONDescribesBothOutputsExactly() throws {
+        let finished = try sway.glout(["outputs", "--json"]).wait(timeout: 10)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let report = try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: Any]
+        let outputs = report?["outputs"] as? [[String: Any]] ?? []
+        XCTAssertEqual(outputs.map { $0["name"] as? String }, ["HEADLESS-1", "HEADLESS-2"])
+        let first = outputs[0], second = outputs[1]
+        XCTAssertEqual(first["primary"] as? Bool, true)
+        XCTAssertEqual(second["primary"] as? Bool, false)
+        XCTAssertEqual(first["make"] as? String, "headless")
+        XCTAssertEqual(first["model"] as? String, "headless")
+        XCTAssertEqual(first["scale"] as? Int, 1)
+        XCTAssertEqual(first["transform"] as? String, "normal")
+        XCTAssertEqual(first["logical"] as? [String: Int], ["x": 0, "y": 0, "width": 1280, "height": 720])
+        XCTAssertEqual(second["logical"] as? [String: Int], ["x": 1280, "y": 0, "width": 800, "height": 600])
+        XCTAssertEqual(first["physical_mm"] as? [String: Int], ["width": 0, "height": 0])
+        for (output, expected) in [(first, [1280, 720, 60000]), (second, [800, 600, 30000])] {
+            let modes = output["modes"] as? [[String: Any]] ?? []
+            XCTAssertEqual(modes.count, 1)
+            let mode = modes.first ?? [:]
+            XCTAssertEqual(["width", "height", "refresh_mhz"].map { mode[$0] as? Int }, expected)
+            XCTAssertEqual(mode["current"] as? Bool, true)
+            XCTAssertEqual(mode["preferred"] as? Bool, false)
+        }
+        for output in outputs {
+            XCTAssertNotNil(output["description"] as? String)
+        }
+        let named = try sway.glout(["outputs", "--json", "--primary", "HEADLESS-2"]).wait(timeout: 10)
+        XCTAssertTrue(named.stdout.contains("\"primary\" : true"))
+        let table = try sway.glout(["outputs"]).wait(timeout: 10)
+        XCTAssertTrue(table.stdout.contains("* HEADLESS-1"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("mode 800x600@30.000Hz (current)"), table.stdout)
+    }
+
+    func test_runCoversEachOutputWithAFullscreenSurfaceOnThatOutput() throws {
+        let glout = try sway.glout(["run", "--frozen", "1.5", "--duration", "30"])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
+        let views = try sway.views().filter { $0.appID == "glout" }
+        XCTAssertEqual(views.count, 2)
+        for (output, width, height) in [("HEADLESS-1", 1280, 720), ("HEADLESS-2", 800, 600)] {
+            let view = views.first { $0.output == output }
+            XCTAssertEqual(view?.fullscreen, true, "\(output): \(String(describing: view))")
+            XCTAssertEqual(view?.width, width)
+            XCTAssertEqual(view?.height, height)
+        }
+        let primary = try sway.screenshot("HEADLESS-1")
+        let secondary = try sway.screenshot("HEADLESS-2")
+        XCTAssertEqual([primary.width, primary.height], [1280, 720])
+        XCTAssertEqual([secondary.width, secondary.height], [800, 600])
+        // Control view: accent band at the top, dark panel below, edge to edge.
+        for x in [2, 640, 1277] {
+            let band = primary.pixel(x, 10)
+            XCTAssertTrue(band.r > band.g && band.g > band.b && band.r > 90, "no accent band at \(x),10: \(band)")
+            let panel = primary.pixel(x, 715)
+            XCTAssertTrue(panel.b > panel.r && panel.b < 80 && panel.b > 10, "no control panel at \(x),715: \(panel)")
+        }
+        // Content view: bright everywhere, no black left from the compositor.
+        XCTAssertGreaterThan(secondary.meanBrightness, 90)
+        for (x, y) in [(1, 1), (798, 1), (1, 530), (798, 530), (400, 300)] {
+            let p = secondary.pixel(x, y)
+            XCTAssertGreaterThan(p.r + p.g + p.b, 120, "content view missing at \(x),\(y): \(p)")
+        }
+        glout.signal(SIGTERM)
+        let finished = glout.wait(timeout: 5)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertFalse(finished.signaled)
+    }
+
+    func test_independentPicturesDifferClearlyAndMirrorPicturesMatch() throws {
+        let independent = try sway.glout(["--frozen", "1.5", "--duration", "30"])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
+        let a = try sway.screenshot("HEADLESS-1").scaled(width: 64, height: 48)
+        let b = try sway.screenshot("HEADLESS-2").scaled(width: 64, height: 48)
+        // Dark control panel against bright colour fields: far apart on every measure.
+        XCTAssertGreaterThan(a.meanDifference(to: b), 40)
+        XCTAssertGreaterThan(b.meanBrightness - a.meanBrightness, 50)
+        independent.signal(SIGINT)
+        XCTAssertEqual(independent.wait(timeout: 5).status, 0)
+
+        let mirror = try sway.glout(["run", "--layout", "mirror", "--frozen", "1.5", "--duration", "30"])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
+        let primary = try sway.screenshot("HEADLESS-1")
+        let secondary = try sway.screenshot("HEADLESS-2")
+        // 1280x720 letterboxed into 800x600 is 800x450 with 75 black rows above and below.
+        XCTAssertTrue(secondary.isBlack(x: 0, y: 0, width: 800, height: 75), "no bar above")
+        XCTAssertTrue(secondary.isBlack(x: 0, y: 525, width: 800, height: 75), "no bar below")
+        let small = secondary.cropped(x: 0, y: 75, width: 800, height: 450).scaled(width: 160, height: 90)
+        let large = primary.scaled(width: 160, height: 90)
+        // The same picture drawn at two resolutions: after averaging 8x8 (5x5) pixel
+        // blocks only the anti-aliased edges of 1-6 px lines differ, on a few percent of
+        // the blocks. Different pictures differ by 40 or more (see above); a mean of 3
+        // out of 255 leaves a wide margin on both sides.
+        let difference = large.meanDifference(to: small)
+        XCTAssertLessThan(difference, 3, "mirror pictures differ by \(difference)")
+        mirror.signal(SIGTERM)
+        XCTAssertEqual(mirror.wait(timeout: 5).status, 0)
+    }
+
+    func test_eachOutputRendersAtItsOwnRate() throws {
+        let stats = folder.appendingPathComponent("stats.json").path
+        let finished = try sway.glout(["run", "--duration", "10", "--stats-json", stats]).wait(timeout: 40)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let outputs = outputsByName(try readJSON(stats))
+        // Headless sway's timer ticks every 16 ms (62.5/s) and 33 ms (30.3/s).
+        let fast = outputs["HEADLESS-1"]?["frames"] as? Int ?? 0
+        let slow = outputs["HEADLESS-2"]?["frames"] as? Int ?? 0
+        XCTAssertGreaterThanOrEqual(fast, Int(0.9 * 62.5 * 10), "HEADLESS-1 rendered \(fast) frames in 10 s")
+        XCTAssertGreaterThanOrEqual(slow, Int(0.9 * 30.3 * 10), "HEADLESS-2 rendered \(slow) frames in 10 s")
+        // Each at its own rate: the 30 Hz output is not dragged up, the 60 Hz one not down.
+        XCTAssertLessThanOrEqual(slow, Int(1.1 * 30.3 * 10) + 2)
+        let rate = outputs["HEADLESS-2"]?["fps"] as? Double ?? 0
+        XCTAssertEqual(rate, 30.3, accuracy: 3)
+    }
+
+    func test_signalsEndTheRunCleanlyAndTheStatsAreWritten() throws {
+        for signal in [SIGINT, SIGTERM] {
+            let stats = folder.appendingPathComponent("stats-\(signal).json").path
+            let glout = try sway.glout(["run", "--stats-json", stats])
+            try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+            glout.signal(signal)
+            let finished = glout.wait(timeout: 5)
+            XCTAssertEqual(finished.status, 0, finished.stderr)
+            let report = try readJSON(stats)
+            XCTAssertEqual(report["ended_by"] as? String, "signal")
+            XCTAssertEqual(outputsByName(report).count, 2)
+            XCTAssertGreaterThan(outputsByName(report)["HEADLESS-1"]?["frames"] as? Int ?? 0, 1)
+            XCTAssertTrue(try sway.views().filter { $0.appID == "glout" }.isEmpty, "a window outlived glout")
+        }
+    }
+
+    func test_outputsOptionLimitsTheWindows() throws {
+        let glout = try sway.glout(["run", "--outputs", "HEADLESS-2", "--frozen", "1", "--duration", "30"])
+        try sway.waitForGlout(on: ["HEADLESS-2"])
+        let views = try sway.views().filter { $0.appID == "glout" }
+        XCTAssertEqual(views.map(\.output), ["HEADLESS-2"])
+        // The only output driven is the primary among those, so it shows the control view.
+        let picture = try sway.screenshot("HEADLESS-2")
+        XCTAssertLessThan(picture.meanBrightness, 60)
+        glout.signal(SIGTERM)
+        XCTAssertEqual(glout.wait(timeout: 5).status, 0)
+    }
+
+    func test_unknownOutputNamesAreUsageErrorsThatListTheOutputs() throws {
+        for arguments in [["--outputs", "HDMI-A-9"], ["--primary", "HDMI-A-9"], ["--outputs", "HEADLESS-1", "--primary", "HEADLESS-2"]] {
+            let finished = try sway.glout(["run", "--duration", "5"] + arguments).wait(timeout: 10)
+            XCTAssertEqual(finished.status, 2, "\(arguments): \(finished.stderr)")
+            XCTAssertTrue(finished.stderr.contains("HEADLESS-1"), finished.stderr)
+            XCTAssertTrue(finished.stderr.contains("--help"), finished.stderr)
+        }
+    }
+
+    func test_aShaderThatFailsToCompileStopsGloutWithFileLineAndLog() throws {
+        let shaders = folder.appendingPathComponent("shaders")
+        try FileManager.default.copyItem(at: Paths.packageRoot.appendingPathComponent("shaders"), to: shaders)
+        let file = shaders.appendingPathComponent("content.frag")
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        let broken = lines.firstIndex { $0.contains("float t = u_timing.x;") }!
+        lines[broken] = "    float t = u_timing.x +;"
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let finished = try sway.glout(["run", "--duration", "5", "--shaders", shaders.path]).wait(timeout: 10)
+        XCTAssertEqual(finished.status, 1)
+        XCTAssertTrue(finished.stderr.contains("content.frag:\(broken + 1)"), finished.stderr)
+        XCTAssertTrue(finished.stderr.contains("error"), finished.stderr)
+        XCTAssertTrue(try sway.views().filter { $0.appID == "glout" }.isEmpty)
+    }
+}

@@ -1,0 +1,82 @@
+import XCTest
+@testable import glout
+
+final class ArgumentsTests: XCTestCase {
+    func parse(_ line: String) throws(UsageError) -> Command {
+        try Arguments.parse(line.split(separator: " ").map(String.init))
+    }
+
+    func assertUsageError(_ line: String, mentions text: String, file: StaticString = #filePath, line number: UInt = #line) {
+        do {
+            let command = try parse(line)
+            XCTFail("'\(line)' parsed as \(command)", file: file, line: number)
+        } catch {
+            XCTAssertTrue(error.message.contains(text), "'\(error.message)' does not mention '\(text)'",
+                          file: file, line: number)
+        }
+    }
+
+    func test_noArgumentsRunsWithDefaults() throws {
+        XCTAssertEqual(try parse(""), .run(RunOptions()))
+    }
+
+    func test_runOptionsInBothSpellings() throws {
+        var expected = RunOptions()
+        expected.layout = .mirror
+        expected.primary = "DP-1"
+        expected.outputs = ["DP-1", "HDMI-A-1"]
+        expected.duration = 2.5
+        expected.frozen = 0
+        expected.statsJSON = "/tmp/s.json"
+        expected.shaderDirectory = "shaders"
+        XCTAssertEqual(try parse("run --layout mirror --primary DP-1 --outputs DP-1,HDMI-A-1 --duration 2.5 --frozen 0 --stats-json /tmp/s.json --shaders shaders"),
+                       .run(expected))
+        XCTAssertEqual(try parse("--layout=mirror --primary=DP-1 --outputs=DP-1,HDMI-A-1 --duration=2.5 --frozen=0 --stats-json=/tmp/s.json --shaders=shaders"),
+                       .run(expected), "options without 'run' go to run")
+    }
+
+    func test_helpAndVersion() throws {
+        XCTAssertEqual(try parse("--help"), .help(topic: nil))
+        XCTAssertEqual(try parse("-h"), .help(topic: nil))
+        XCTAssertEqual(try parse("run --help"), .help(topic: "run"))
+        XCTAssertEqual(try parse("outputs -h"), .help(topic: "outputs"))
+        XCTAssertEqual(try parse("help outputs"), .help(topic: "outputs"))
+        XCTAssertEqual(try parse("--version"), .version)
+        assertUsageError("help nothing", mentions: "no help for 'nothing'")
+    }
+
+    func test_outputsOptions() throws {
+        XCTAssertEqual(try parse("outputs --json --primary HEADLESS-2"), .outputs(OutputsOptions(json: true, primary: "HEADLESS-2")))
+        assertUsageError("outputs --layout mirror", mentions: "unknown option --layout for 'glout outputs'")
+    }
+
+    func test_everyBadValueSaysWhatIsWrong() {
+        assertUsageError("frobnicate", mentions: "unknown command 'frobnicate'")
+        assertUsageError("run --layout sideways", mentions: "--layout must be independent or mirror, not 'sideways'")
+        assertUsageError("run --layout", mentions: "--layout needs a value")
+        assertUsageError("run --duration", mentions: "--duration needs a value")
+        assertUsageError("run --duration abc", mentions: "--duration needs a number of seconds, more than 0, not 'abc'")
+        assertUsageError("run --duration 0", mentions: "more than 0")
+        assertUsageError("run --duration -3", mentions: "not '-3'")
+        assertUsageError("run --duration inf", mentions: "not 'inf'")
+        assertUsageError("run --duration nan", mentions: "not 'nan'")
+        assertUsageError("run --frozen -1", mentions: "--frozen needs a number of seconds, 0 or more")
+        assertUsageError("run --outputs A,,B", mentions: "--outputs needs output names separated by commas")
+        assertUsageError("run --outputs A,B,A", mentions: "--outputs names A twice")
+        assertUsageError("run --primary A,B", mentions: "--primary needs one output name")
+        assertUsageError("run --stats-json=", mentions: "--stats-json needs a path")
+        assertUsageError("run --bogus", mentions: "unknown option --bogus for 'glout run'")
+        assertUsageError("run extra", mentions: "unexpected argument 'extra'")
+        assertUsageError("run --help=yes", mentions: "--help takes no value, not 'yes'")
+        assertUsageError("outputs --json=1", mentions: "--json takes no value")
+    }
+
+    func test_usageErrorsNameTheirCommandForTheHint() {
+        do {
+            _ = try parse("outputs --nope")
+            XCTFail("parsed")
+        } catch {
+            XCTAssertEqual(error.command, "outputs")
+        }
+    }
+}
