@@ -26,8 +26,8 @@ let package = Package(
         .plugin(name: "EmbedShaders", capability: .buildTool()),
         .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs"]),
         .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
-        // Runs the built glout against real compositors (scripts/compositor).
-        .testTarget(name: "IntegrationTests", dependencies: ["glout"]),
+        // Runs the built glout, and the library on its own, against real compositors.
+        .testTarget(name: "IntegrationTests", dependencies: ["glout", "WaylandOutputs", "CGLES"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ public final class Screens {
     public let connection: Connection
     let registry: Registry
     private var proxies: [UInt32: OutputProxy] = [:]
-    private var described: [UInt32: Output] = [:]
+    private var list = ScreenList()
     /// wl_output proxy to output name, readable from render threads.
     let proxyNames = ProxyNames()
 
@@ -50,13 +50,13 @@ public final class Screens {
     }
 
     /// Described outputs in ``ScreenOrder`` order.
-    public var outputs: [Output] { ScreenOrder.sorted(Array(described.values)) }
+    public var outputs: [Output] { list.ordered }
 
     /// The primary output (see ``preferredPrimary``).
-    public var primary: Output? { ScreenOrder.primary(of: Array(described.values), preferred: preferredPrimary) }
+    public var primary: Output? { ScreenOrder.primary(of: list.ordered, preferred: preferredPrimary) }
 
     /// The output with this name, if it is connected and described.
-    public func output(named name: String) -> Output? { described.values.first { $0.name == name } }
+    public func output(named name: String) -> Output? { list.ordered.first { $0.name == name } }
 
     /// Throws ``WaylandError/missingGlobal(interface:required:offered:)`` unless the
     /// compositor offers what fullscreen windows need (wl_compositor, xdg_wm_base).
@@ -91,23 +91,18 @@ public final class Screens {
     }
 
     private func publish(_ output: Output) {
-        let previous = described[output.id]
-        described[output.id] = output
         if let proxy = proxies[output.id] {
             proxyNames.set(output.name, for: proxy.output)
         }
-        if let previous {
-            onEvent?(.changed(output, previous: previous))
-        } else {
-            onEvent?(.connected(output))
-        }
+        let event = list.publish(output)
+        onEvent?(event)
     }
 
     private func removeOutput(id: UInt32) {
         guard let proxy = proxies.removeValue(forKey: id) else { return }
         // Tell the application first, so its windows go before the output's proxies.
-        if let output = described.removeValue(forKey: id) {
-            onEvent?(.disconnected(output))
+        if let event = list.remove(id: id) {
+            onEvent?(event)
         }
         proxyNames.set(nil, for: proxy.output)
         proxy.destroy()

@@ -74,3 +74,32 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(OutputMode(width: 800, height: 600, refreshMilliHertz: 30005).description, "800x600@30.005Hz")
     }
 }
+
+final class ScreenListTests: XCTestCase {
+    func test_firstDescriptionConnectsLaterOnesChangeRemovalDisconnects() {
+        var list = ScreenList()
+        let a = Output(id: 1, name: "A", logicalWidth: 100, logicalHeight: 100)
+        var moved = a
+        moved.logicalX = 50
+        XCTAssertEqual(list.publish(a), .connected(a))
+        XCTAssertEqual(list.publish(moved), .changed(moved, previous: a))
+        XCTAssertEqual(list.remove(id: 1), .disconnected(moved))
+        XCTAssertTrue(list.ordered.isEmpty)
+    }
+
+    func test_anOutputRemovedBeforeItsFirstDoneMakesNoEvent() {
+        var list = ScreenList()
+        var state = OutputState(id: 40)
+        // Geometry and mode arrived, then the global went away before done.
+        XCTAssertNil(state.apply(.mode(flags: 1, width: 640, height: 480, refresh: 60000)))
+        XCTAssertNil(list.remove(id: 40))
+        XCTAssertTrue(list.ordered.isEmpty)
+    }
+
+    func test_orderFollowsLogicalPositionNotArrival() {
+        var list = ScreenList()
+        _ = list.publish(Output(id: 2, name: "right", logicalX: 1920))
+        _ = list.publish(Output(id: 1, name: "left", logicalX: 0))
+        XCTAssertEqual(list.ordered.map(\.name), ["left", "right"])
+    }
+}

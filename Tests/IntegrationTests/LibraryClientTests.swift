@@ -1,0 +1,49 @@
+import CGLES
+import Foundation
+import WaylandOutputs
+import XCTest
+
+/// WaylandOutputs used alone, as README.md shows, by a client that is not glout.
+final class LibraryClientTests: XCTestCase {
+    final class Solid: OutputRenderer {
+        let color: (Float, Float, Float)
+        init(_ color: (Float, Float, Float)) { self.color = color }
+
+        func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
+            glClearColor(color.0, color.1, color.2, 1)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        }
+    }
+
+    func test_aSecondClientPaintsEveryOutputThroughTheLibraryAlone() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let socket = sway.folder + "/" + sway.environment["WAYLAND_DISPLAY"]!
+        let connection = try Connection(name: socket, log: Log { _, _ in })
+        let screens = Screens(connection: connection)
+        try screens.start()
+        XCTAssertEqual(screens.outputs.map(\.name), ["HEADLESS-1", "HEADLESS-2"])
+        guard screens.outputs.count == 2 else { return }
+        XCTAssertEqual(screens.primary?.name, "HEADLESS-1")
+        let graphics = try Graphics(connection: connection)
+        let colors: [String: (Float, Float, Float)] = ["HEADLESS-1": (1, 0, 0), "HEADLESS-2": (0, 0, 1)]
+        var windows: [OutputWindow] = []
+        for output in screens.outputs {
+            let color = colors[output.name]!
+            windows.append(try OutputWindow(output: output, screens: screens, graphics: graphics) { _ in Solid(color) })
+        }
+        let deadline = Date().addingTimeInterval(1.5)
+        while Date() < deadline { try connection.dispatch(timeout: 0.1) }
+
+        let red = try sway.screenshot("HEADLESS-1"), blue = try sway.screenshot("HEADLESS-2")
+        XCTAssertTrue(red.isUniform && red.pixel(0, 0) == (255, 0, 0), "\(red.pixel(0, 0))")
+        XCTAssertTrue(blue.isUniform && blue.pixel(0, 0) == (0, 0, 255), "\(blue.pixel(0, 0))")
+        XCTAssertGreaterThan(windows[0].statistics.frames, 40)
+        XCTAssertGreaterThan(windows[1].statistics.frames, 20)
+        XCTAssertLessThan(windows[1].statistics.frames, windows[0].statistics.frames)
+
+        for window in windows { window.close() }
+        try connection.roundtrip()
+        XCTAssertTrue(try sway.views().filter { $0.appID == "glout" }.isEmpty, "closed windows stay on screen")
+        XCTAssertNil(windows[0].failure)
+    }
+}
