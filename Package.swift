@@ -15,12 +15,16 @@ let package = Package(
         ),
         // EGL and GLES 3 headers; the module map links libEGL and libGLESv2.
         .systemLibrary(name: "CGLES", path: "Sources/CGLES"),
+        // FreeType and libpng, for glout's text, plots and snapshots (not the library's concern).
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // The library: outputs, their surfaces and display links. Knows nothing of glout.
         .target(name: "WaylandOutputs", dependencies: ["CWayland", "CGLES"]),
         // The command-line program; shaders/ is compiled into it by the EmbedShaders plugin.
         .executableTarget(
             name: "glout",
-            dependencies: ["WaylandOutputs", "CGLES"],
+            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG"],
             plugins: ["EmbedShaders"]
         ),
         .plugin(name: "EmbedShaders", capability: .buildTool()),

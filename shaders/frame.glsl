@@ -3,6 +3,7 @@ layout(std140) uniform Frame {
     vec4 u_canvas;  // x, y, width, height of the picture in framebuffer pixels
     vec4 u_accent;  // rgb accent colour, a unused
     vec4 u_timing;  // scene time in seconds, frame index, pixels per point, unused
+    vec4 u_motion;  // dial hand direction (x, y; y down), unused, unused
 };
 
 // Position in the picture: (0,0) bottom left, (1,1) top right.
@@ -16,3 +17,9 @@ vec2 canvasPixel() {
 
 // Anti-aliased coverage of a band of half-width w around d = 0, in pixels.
 float band(float d, float w) { return clamp(w + 0.5 - abs(d), 0.0, 1.0); }
+
+// A smooth wave between -1 and 1 with period 1, much cheaper than sin on a CPU rasterizer.
+float wave(float x) {
+    float t = abs(fract(x) - 0.5) * 2.0;
+    return t * t * (6.0 - 4.0 * t) - 1.0;
+}

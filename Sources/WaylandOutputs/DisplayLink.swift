@@ -1,16 +1,23 @@
 import CWayland
 
-/// One frame a ``DisplayLink`` hands to the renderer.
+/// One frame a ``DisplayLink`` hands to the renderer, in MonotonicClock nanoseconds.
 public struct DisplayLinkFrame: Sendable {
     /// Frames this link has produced before this one.
     public var index: UInt64
-    /// When the refresh that this frame follows happened: arrival of the frame callback,
-    /// in ``MonotonicClock`` nanoseconds (for the first frame, the moment it was started).
+    /// The refresh this frame follows: arrival of its frame callback (for a first frame
+    /// or a redraw after a resize, the moment it started).
     public var timestamp: UInt64
-    /// When this frame should reach the screen: `timestamp` plus `frameInterval` refreshes.
+    /// When this frame should reach the screen: `timestamp` plus `frameInterval` periods.
     public var targetTimestamp: UInt64
-    /// The refresh period in nanoseconds.
+    /// The refresh period: from presentation feedback, else the current mode, else measured.
     public var duration: UInt64
+
+    public init(index: UInt64, timestamp: UInt64, targetTimestamp: UInt64, duration: UInt64) {
+        self.index = index
+        self.timestamp = timestamp
+        self.targetTimestamp = targetTimestamp
+        self.duration = duration
+    }
 }
 
 /// Paces drawing on one output from that output's own wl_surface.frame callbacks, like
@@ -18,47 +25,45 @@ public struct DisplayLinkFrame: Sendable {
 /// wants the next one, so each output runs at its own rate and never waits for another.
 ///
 /// It lives on its window's render thread; the callbacks arrive on that thread's queue.
-public final class DisplayLink: ProxyOwner {
-    /// The refresh period used until the link has measured one, from the current mode;
-    /// 60 Hz when the output does not say.
-    public private(set) var nominalPeriod: UInt64
-    /// Frames produced so far.
-    public private(set) var frameCount: UInt64 = 0
+/// The decisions are in ``DisplayLinkTiming``; this object owns the wl_callback.
+final class DisplayLink: ProxyOwner {
+    private(set) var timing: DisplayLinkTiming
     /// The wl_callback waiting for the next refresh, if any.
     private var callback: OpaquePointer?
-    /// Arrival of the last callback (MonotonicClock ns) and the compositor's time in ms.
-    private(set) var lastCallbackArrival: UInt64?
-    private(set) var lastCallbackTime: UInt32?
-    /// Set when a callback has arrived and the next frame should be drawn.
-    private(set) var frameDue = true
+    /// Called when a callback ends a suspension.
+    var onResume: (() -> Void)?
 
     init(output: Output) {
-        nominalPeriod = output.currentMode?.refreshPeriodNanoseconds ?? 16_666_667
+        timing = DisplayLinkTiming(modePeriod: output.currentMode?.refreshPeriodNanoseconds)
     }
 
     deinit { cancel() }
 
-    /// Takes a new refresh period from the output's current mode.
     func update(output: Output) {
-        if let period = output.currentMode?.refreshPeriodNanoseconds { nominalPeriod = period }
+        timing.modePeriod = output.currentMode?.refreshPeriodNanoseconds
     }
 
-    /// Requests the frame callback that will pace the next frame (wl_surface.frame);
-    /// the next commit of `surface` carries it. A callback still pending is dropped.
-    func requestCallback(surface: OpaquePointer) {
+    func apply(_ settings: DisplayLinkSettings) {
+        if settings != timing.settings {
+            timing.settings = settings
+        }
+    }
+
+    func requestRedraw() { timing.requestRedraw() }
+
+    func next(now: UInt64) -> DisplayLinkTiming.Action { timing.next(now: now) }
+
+    /// Starts a frame: requests the frame callback that will pace the next one
+    /// (wl_surface.frame; the next commit of `surface` carries it). A callback still
+    /// pending is dropped.
+    func startFrame(surface: OpaquePointer, now: UInt64) -> DisplayLinkFrame {
         cancel()
         callback = wl_surface_frame(surface)
         wl_callback_add_listener(callback, DisplayLink.listener.pointer, userData)
-        frameDue = false
+        return timing.startFrame(now: now)
     }
 
-    /// Produces the frame to draw now and counts it.
-    func nextFrame(now: UInt64) -> DisplayLinkFrame {
-        let timestamp = lastCallbackArrival ?? now
-        defer { frameCount += 1 }
-        return DisplayLinkFrame(index: frameCount, timestamp: timestamp,
-                                targetTimestamp: timestamp + nominalPeriod, duration: nominalPeriod)
-    }
+    func presented(refresh: UInt64) { timing.presented(refresh: refresh) }
 
     /// Destroys the pending callback, if any; no event will arrive for it.
     func cancel() {
@@ -69,9 +74,7 @@ public final class DisplayLink: ProxyOwner {
     private func fired(time: UInt32) {
         if let callback { wl_callback_destroy(callback) }
         callback = nil
-        lastCallbackArrival = MonotonicClock.now()
-        lastCallbackTime = time
-        frameDue = true
+        if timing.callbackArrived(now: MonotonicClock.now(), time: time) { onResume?() }
     }
 
     private static let listener = ListenerTable(wl_callback_listener(

@@ -5,6 +5,9 @@ import CWayland
 /// and the shared GLES 3 context whose share group all window contexts join (programs
 /// made in it can be used on every output).
 public final class Graphics: @unchecked Sendable {
+    /// Kept so the wl_display outlives the EGL display made on it (eglTerminate
+    /// destroys Mesa's proxies on that connection).
+    private let connection: Connection
     let display: EGLDisplay
     let config: EGLConfig
     /// The root of the share group; current only inside ``withSharedContext(_:)``.
@@ -32,6 +35,7 @@ public final class Graphics: @unchecked Sendable {
             throw error
         }
         self.display = display
+        self.connection = connection
         try withSharedContext {
             renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
         }

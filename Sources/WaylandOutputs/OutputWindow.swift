@@ -15,10 +15,20 @@ public final class OutputWindow: @unchecked Sendable {
         public var appID: String
         /// xdg_toplevel.set_title; the output's name is appended.
         public var title: String
+        /// How many recent frames ``frameLog`` keeps (nil: every frame, for benchmarks).
+        public var frameLogCapacity: Int?
+        /// Ask for wp_presentation_feedback on every commit, where the compositor offers it.
+        public var presentationFeedback: Bool
+        /// The most feedback requests left unanswered at once (the oldest is dropped).
+        public var outstandingFeedbackLimit: Int
 
-        public init(appID: String = "glout", title: String = "glout") {
+        public init(appID: String = "glout", title: String = "glout", frameLogCapacity: Int? = 4096,
+                    presentationFeedback: Bool = true, outstandingFeedbackLimit: Int = 8) {
             self.appID = appID
             self.title = title
+            self.frameLogCapacity = frameLogCapacity
+            self.presentationFeedback = presentationFeedback
+            self.outstandingFeedbackLimit = max(1, outstandingFeedbackLimit)
         }
     }
 
@@ -31,6 +41,19 @@ public final class OutputWindow: @unchecked Sendable {
         public var lastCommit: UInt64?
         /// Frame callbacks received.
         public var callbacks: UInt64 = 0
+        /// Times the link gave up waiting for a callback (the surface was not shown).
+        public var suspensions: UInt64 = 0
+        /// Presentation feedback: frames presented, discarded, requests dropped unanswered,
+        /// requests outstanding now and at most.
+        public var presented: UInt64 = 0
+        public var discarded: UInt64 = 0
+        public var feedbackDropped: UInt64 = 0
+        public var feedbackOutstanding = 0
+        public var feedbackMostOutstanding = 0
+        /// Render-thread CPU time over all frames, nanoseconds.
+        public var cpuNanoseconds: UInt64 = 0
+        /// The refresh period the link uses (see ``DisplayLinkFrame/duration``).
+        public var refreshPeriod: UInt64 = 0
 
         /// Frames per second between the first and the last commit.
         public var framesPerSecond: Double {
@@ -44,10 +67,12 @@ public final class OutputWindow: @unchecked Sendable {
 
     private struct Shared {
         var output: Output
+        var settings = DisplayLinkSettings()
         var stop = false
         var failure: (any Error)?
         var closeRequested = false
         var statistics = Statistics()
+        var frameLog: FrameLog
     }
 
     private let shared: Mutex<Shared>
@@ -61,6 +86,8 @@ public final class OutputWindow: @unchecked Sendable {
     private let wlOutput: OpaquePointer
     private let compositor: OpaquePointer
     private let wmBase: OpaquePointer
+    private let presentation: OpaquePointer?
+    private let presentationClock: UInt32
     private var thread: RenderThread?
 
     /// Opens the window and starts its render thread. `makeRenderer` runs on that thread
@@ -72,7 +99,7 @@ public final class OutputWindow: @unchecked Sendable {
             throw WaylandError.missingGlobal(interface: "wl_output \(output.name)", required: 2, offered: nil)
         }
         outputID = output.id
-        shared = Mutex(Shared(output: output))
+        shared = Mutex(Shared(output: output, frameLog: FrameLog(capacity: options.frameLogCapacity)))
         connection = screens.connection
         self.graphics = graphics
         queue = EventQueue(connection: screens.connection)
@@ -82,6 +109,8 @@ public final class OutputWindow: @unchecked Sendable {
         self.wlOutput = wlOutput
         compositor = screens.registry.compositor!
         wmBase = screens.registry.wmBase!
+        presentation = options.presentationFeedback ? screens.registry.presentation : nil
+        presentationClock = screens.registry.presentationClock
         thread = try RenderThread(name: "glout \(output.name)") { [self] in
             run(makeRenderer: makeRenderer)
         }
@@ -107,6 +136,21 @@ public final class OutputWindow: @unchecked Sendable {
 
     /// A snapshot of the window's counters.
     public var statistics: Statistics { shared.withLock { $0.statistics } }
+
+    /// A copy of the window's recent frames.
+    public var frameLog: FrameLog { shared.withLock { $0.frameLog } }
+
+    /// Reads the recent frames in place, without copying them.
+    public func withFrameLog<T>(_ body: (FrameLog) -> T) -> T { shared.withLock { body($0.frameLog) } }
+
+    /// How the display link paces this output; a change applies at the next frame.
+    public var displayLinkSettings: DisplayLinkSettings {
+        get { shared.withLock { $0.settings } }
+        set {
+            shared.withLock { $0.settings = newValue }
+            queue.wake()
+        }
+    }
 
     /// Stops the display link and the render thread, then releases everything in reverse
     /// order of creation: renderer, EGL surface and context, wl_egl_window, xdg_toplevel,
@@ -174,18 +218,30 @@ public final class OutputWindow: @unchecked Sendable {
 
         let link = DisplayLink(output: output)
         defer { link.cancel() }
+        link.onResume = { [unowned self] in log.info("output \(output.name): frame callbacks resumed") }
+        let feedback = presentation.map {
+            PresentationFeedback(queue: queue, presentation: $0, clockID: presentationClock,
+                                 limit: options.outstandingFeedbackLimit)
+        }
+        defer { feedback?.release(queue: queue) }
+        feedback?.onResult = { [unowned self] frame, result in record(result, of: frame, link: link) }
         var renderer: (any OutputRenderer)? = try makeRenderer(target)
         defer { renderer = nil }
+        var wasSuspended = false
 
         while !stopRequested {
             // A new description of the output, or a new configure, may change the buffer.
-            let latest = self.output
+            let (latest, settings) = shared.withLock { ($0.output, $0.settings) }
             if latest != output {
                 output = latest
                 link.update(output: output)
             }
+            link.apply(settings)
             var proposed = surface.configuredSize
-            if let acknowledged = surface.acknowledgeConfigure() { proposed = acknowledged }
+            if let acknowledged = surface.acknowledgeConfigure() {
+                proposed = acknowledged
+                link.requestRedraw()
+            }
             let wanted = RenderTarget.fullscreen(on: output, proposed: proposed)
             if wanted != target {
                 if wanted.pixelWidth != target.pixelWidth || wanted.pixelHeight != target.pixelHeight {
@@ -193,27 +249,79 @@ public final class OutputWindow: @unchecked Sendable {
                 }
                 if wanted.bufferScale != target.bufferScale { surface.setBufferScale(wanted.bufferScale) }
                 target = wanted
+                link.requestRedraw()
             }
             if surface.closeRequested {
                 shared.withLock { $0.closeRequested = true }
                 connection.wakeMainQueue()
             }
 
-            if link.frameDue {
-                let frame = link.nextFrame(now: MonotonicClock.now())
-                link.requestCallback(surface: surface.surface)
+            let now = MonotonicClock.now()
+            switch link.next(now: now) {
+            case .draw:
+                let callback = link.timing.pendingCallback
+                let cpuBefore = MonotonicClock.threadCPU()
+                let frame = link.startFrame(surface: surface.surface, now: now)
+                feedback?.request(surface: surface.surface, frame: frame.index)
                 try renderer?.render(frame, in: target)
                 guard eglSwapBuffers(display, eglSurface) == EGL_TRUE else { throw EGLError("eglSwapBuffers") }
-                let now = MonotonicClock.now()
-                shared.withLock { state in
-                    state.statistics.frames += 1
-                    if state.statistics.firstCommit == nil { state.statistics.firstCommit = now }
-                    state.statistics.lastCommit = now
+                let commit = MonotonicClock.now()
+                let sample = FrameSample(index: frame.index, callbackArrival: callback?.arrival,
+                                         callbackTime: callback?.time, renderStart: now, commit: commit,
+                                         cpuNanoseconds: MonotonicClock.threadCPU() - cpuBefore)
+                record(sample, link: link, feedback: feedback)
+            case .wait(let until):
+                let timeout = until.map { Double($0 > now ? $0 - now : 0) / 1e9 }
+                try queue.dispatch(timeout: timeout)
+                if link.timing.isSuspended != wasSuspended {
+                    wasSuspended = link.timing.isSuspended
+                    if wasSuspended {
+                        log.info("output \(output.name): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; its display link waits")
+                    }
                 }
-                continue
+                shared.withLock { state in
+                    state.statistics.callbacks = link.timing.callbacks
+                    state.statistics.suspensions = link.timing.suspensions
+                }
             }
-            try queue.dispatch(timeout: nil)
-            if link.frameDue { shared.withLock { $0.statistics.callbacks += 1 } }
+        }
+    }
+
+    /// Counts a committed frame.
+    private func record(_ sample: FrameSample, link: DisplayLink, feedback: PresentationFeedback?) {
+        shared.withLock { state in
+            state.frameLog.append(sample)
+            state.statistics.frames += 1
+            if state.statistics.firstCommit == nil { state.statistics.firstCommit = sample.commit }
+            state.statistics.lastCommit = sample.commit
+            state.statistics.cpuNanoseconds += sample.cpuNanoseconds
+            state.statistics.callbacks = link.timing.callbacks
+            state.statistics.refreshPeriod = link.timing.duration
+            if let feedback {
+                state.statistics.feedbackDropped = feedback.dropped
+                state.statistics.feedbackOutstanding = feedback.outstandingCount
+                state.statistics.feedbackMostOutstanding = feedback.mostOutstanding
+            }
+        }
+    }
+
+    /// Records what presentation feedback said about a frame.
+    private func record(_ result: PresentationResult, of frame: UInt64, link: DisplayLink) {
+        if case .presented(_, let refresh, _, _) = result { link.presented(refresh: refresh) }
+        shared.withLock { state in
+            switch result {
+            case let .presented(time, refresh, sequence, flags):
+                state.statistics.presented += 1
+                state.frameLog.update(frame: frame) { sample in
+                    sample.presented = time
+                    sample.presentedRefresh = refresh
+                    sample.presentedSequence = sequence
+                    sample.presentationFlags = flags
+                }
+            case .discarded:
+                state.statistics.discarded += 1
+                state.frameLog.update(frame: frame) { $0.discarded = true }
+            }
         }
     }
 }

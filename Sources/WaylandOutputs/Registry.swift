@@ -18,6 +18,8 @@ final class Registry: ProxyOwner {
     private(set) var xdgOutputManager: OpaquePointer?
     private(set) var xdgOutputManagerVersion: UInt32 = 0
     private(set) var presentation: OpaquePointer?
+    /// The clock wp_presentation timestamps use (wp_presentation.clock_id).
+    private(set) var presentationClock: UInt32 = 1
     private(set) var viewporter: OpaquePointer?
 
     /// A wl_output global appeared (name, offered version).
@@ -84,6 +86,7 @@ final class Registry: ProxyOwner {
             (xdgOutputManager, xdgOutputManagerVersion) = bind(global, interface: cw_zxdg_output_manager_v1_interface())
         case "wp_presentation" where presentation == nil:
             presentation = bind(global, interface: cw_wp_presentation_interface()).0
+            wp_presentation_add_listener(presentation, Registry.presentationListener.pointer, userData)
         case "wp_viewporter" where viewporter == nil:
             viewporter = bind(global, interface: cw_wp_viewporter_interface()).0
         case "wl_output":
@@ -110,6 +113,10 @@ final class Registry: ProxyOwner {
         global_remove: { data, _, name in
             owner(data, as: Registry.self).remove(name)
         }
+    ))
+
+    private static let presentationListener = ListenerTable(wp_presentation_listener(
+        clock_id: { data, _, clock in owner(data, as: Registry.self).presentationClock = clock }
     ))
 
     /// xdg_wm_base.ping must be answered or the compositor deems the client dead.

@@ -13,6 +13,14 @@ struct OutputsOptions: Equatable, Sendable {
     var primary: String?
 }
 
+/// How bench paces the outputs.
+enum PacingMode: String, Sendable, CaseIterable {
+    /// A display link per output, each on its own thread (what glout does).
+    case independent
+    /// The usual loop: one thread, eglSwapInterval(1), surfaces swapped in turn.
+    case coupled
+}
+
 struct RunOptions: Equatable, Sendable {
     var layout = LayoutMode.independent
     var primary: String?
@@ -25,6 +33,18 @@ struct RunOptions: Equatable, Sendable {
     var statsJSON: String?
     /// Load shaders from this folder instead of the built-in copies.
     var shaderDirectory: String?
+    /// Milliseconds of extra work added to every frame of the named outputs.
+    var stalls: [String: Double] = [:]
+}
+
+struct BenchOptions: Equatable, Sendable {
+    /// The scene options; `duration` defaults to 30 s here.
+    var run = RunOptions(duration: 30)
+    var json: String?
+    var plot: String?
+    var pacing = PacingMode.independent
+    /// Run independent, then coupled, and print the ratio per output.
+    var compare = false
 }
 
 enum Command: Equatable, Sendable {
@@ -32,6 +52,7 @@ enum Command: Equatable, Sendable {
     case version
     case outputs(OutputsOptions)
     case run(RunOptions)
+    case bench(BenchOptions)
 }
 
 /// A mistake on the command line; glout prints it with a hint and exits with status 2.
@@ -43,7 +64,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 enum Arguments {
-    static let commands = ["run", "outputs"]
+    static let commands = ["run", "outputs", "bench"]
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -64,6 +85,8 @@ enum Arguments {
             return try parseOutputs(Array(arguments.dropFirst()))
         case "run":
             return try parseRun(Array(arguments.dropFirst()), command: "run")
+        case "bench":
+            return try parseBench(Array(arguments.dropFirst()))
         default:
             if first.hasPrefix("-") { return try parseRun(arguments, command: "run") }
             throw UsageError(message: "unknown command '\(first)': the commands are \(commands.joined(separator: ", "))")
@@ -90,6 +113,43 @@ enum Arguments {
         while let option = try reader.next() {
             switch option {
             case "--help", "-h": try reader.flag(option); return .help(topic: command)
+            default: try parseSceneOption(option, into: &options, reader: &reader)
+            }
+        }
+        return .run(options)
+    }
+
+    private static func parseBench(_ arguments: [String]) throws(UsageError) -> Command {
+        var options = BenchOptions()
+        var reader = OptionReader(arguments, command: "bench")
+        while let option = try reader.next() {
+            switch option {
+            case "--help", "-h": try reader.flag(option); return .help(topic: "bench")
+            case "--json": options.json = try reader.path(for: option)
+            case "--plot":
+                let path = try reader.path(for: option)
+                guard path.lowercased().hasSuffix(".png") else { throw reader.error("--plot writes a PNG: give a file name ending in .png, not '\(path)'") }
+                options.plot = path
+            case "--pacing":
+                let value = try reader.value(for: option)
+                guard let pacing = PacingMode(rawValue: value) else {
+                    throw reader.error("--pacing must be independent or coupled, not '\(value)'")
+                }
+                options.pacing = pacing
+            case "--compare": try reader.flag(option); options.compare = true
+            default: try parseSceneOption(option, into: &options.run, reader: &reader)
+            }
+        }
+        if options.compare && options.pacing == .coupled {
+            throw reader.error("--compare runs both pacings; leave out --pacing coupled")
+        }
+        return .bench(options)
+    }
+
+    /// The options run and bench share.
+    private static func parseSceneOption(_ option: String, into options: inout RunOptions,
+                                         reader: inout OptionReader) throws(UsageError) {
+            switch option {
             case "--layout":
                 let value = try reader.value(for: option)
                 guard let layout = LayoutMode(rawValue: value) else {
@@ -102,10 +162,11 @@ enum Arguments {
             case "--frozen": options.frozen = try reader.seconds(for: option, allowZero: true)
             case "--stats-json": options.statsJSON = try reader.path(for: option)
             case "--shaders": options.shaderDirectory = try reader.path(for: option)
+            case "--stall":
+                let (name, milliseconds) = try reader.stall(for: option)
+                options.stalls[name] = milliseconds
             default: throw reader.unknown(option)
             }
-        }
-        return .run(options)
     }
 }
 
@@ -183,6 +244,16 @@ struct OptionReader {
         let value = try value(for: option)
         guard !value.isEmpty else { throw error("\(option) needs a path") }
         return value
+    }
+
+    /// NAME=MS: an output name and a number of milliseconds, 0 to 10000.
+    mutating func stall(for option: String) throws(UsageError) -> (String, Double) {
+        let value = try value(for: option)
+        let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(","),
+              let milliseconds = Double(parts[1]), milliseconds.isFinite, milliseconds >= 0, milliseconds <= 10_000
+        else { throw error("\(option) needs NAME=MS (an output and 0 to 10000 milliseconds), not '\(value)'") }
+        return (parts[0], milliseconds)
     }
 
     func unknown(_ option: String) -> UsageError {

@@ -1,4 +1,3 @@
-import CGLES
 import Foundation
 import WaylandOutputs
 
@@ -17,35 +16,16 @@ final class RunCommand {
 
     func run() throws {
         let statsFile = try options.statsJSON.map { try ReportFile(path: $0, option: "--stats-json") }
-        let signals = try SignalWatch()
-        let connection = try Connection(log: log)
-        let screens = Screens(connection: connection, preferredPrimary: options.primary)
-        try screens.start()
-        try checkNames(screens)
-        try screens.requireWindowing()
-
-        let graphics = try Graphics(connection: connection)
-        let library = try ShaderSource.library(directory: options.shaderDirectory)
-        let (control, content) = try graphics.withSharedContext {
-            (try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library))
-        }
-        defer { _ = try? graphics.withSharedContext { _ = (control, content) } }
-        let programs = ScenePrograms(control: control.program, content: content.program)
-        let scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
-
+        let session = try Session(options: options, log: log)
         let started = MonotonicClock.now()
         var endedBy = "error"
         var failure: GloutError?
         do {
-            scene.setPrimary(primary(of: screens))
-            for output in screens.outputs where isChosen(output) {
-                try openWindow(on: output, screens: screens, graphics: graphics, scene: scene, programs: programs)
+            for output in session.chosenOutputs {
+                try openWindow(on: output, session: session)
             }
-            screens.onEvent = { [unowned self] event in
-                handle(event, screens: screens, graphics: graphics, scene: scene, programs: programs)
-            }
-            endedBy = try loop(connection: connection, signals: signals)
+            session.screens.onEvent = { [unowned self] event in handle(event, session: session) }
+            endedBy = try loop(session: session)
         } catch {
             failure = GloutError(error)
         }
@@ -59,7 +39,7 @@ final class RunCommand {
     }
 
     /// Runs until the duration ends, a signal arrives, a window is closed or fails.
-    private func loop(connection: Connection, signals: SignalWatch) throws -> String {
+    private func loop(session: Session) throws -> String {
         let deadline = options.duration.map { MonotonicClock.now() + UInt64($0 * 1e9) }
         while true {
             var timeout: Double?
@@ -68,8 +48,8 @@ final class RunCommand {
                 if now >= deadline { return "duration" }
                 timeout = Double(deadline - now) / 1e9
             }
-            let ready = try connection.dispatch(timeout: timeout, watching: [signals.fileDescriptor])
-            if !ready.isEmpty, let signal = signals.take().first {
+            let ready = try session.connection.dispatch(timeout: timeout, watching: [session.signals.fileDescriptor])
+            if !ready.isEmpty, let signal = session.signals.take().first {
                 log.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
                 return "signal"
             }
@@ -85,62 +65,32 @@ final class RunCommand {
         }
     }
 
-    private func checkNames(_ screens: Screens) throws {
-        let available = screens.outputs.map(\.name)
-        let list = available.isEmpty ? "there are none" : "the outputs are " + available.joined(separator: ", ")
-        for name in options.outputs ?? [] where !available.contains(name) {
-            throw UsageError(message: "--outputs: no output named \(name); \(list)", command: "run")
-        }
-        if let primary = options.primary {
-            guard available.contains(primary) else {
-                throw UsageError(message: "--primary: no output named \(primary); \(list)", command: "run")
-            }
-            if let chosen = options.outputs, !chosen.contains(primary) {
-                throw UsageError(message: "--primary \(primary) is not among --outputs \(chosen.joined(separator: ","))",
-                                 command: "run")
-            }
-        }
-    }
-
-    private func isChosen(_ output: Output) -> Bool {
-        options.outputs.map { $0.contains(output.name) } ?? true
-    }
-
-    /// The primary among the outputs glout drives.
-    private func primary(of screens: Screens) -> Output? {
-        ScreenOrder.primary(of: screens.outputs.filter(isChosen), preferred: options.primary)
-    }
-
-    private func openWindow(on output: Output, screens: Screens, graphics: Graphics, scene: Scene,
-                            programs: ScenePrograms) throws {
+    private func openWindow(on output: Output, session: Session) throws {
         names[output.id] = output.name
-        log.info("output \(output.name): \(output.currentMode?.description ?? "no mode"), scale \(output.scale), "
-                 + "\(output.logicalWidth)x\(output.logicalHeight) at \(output.logicalX),\(output.logicalY)")
-        windows[output.id] = try OutputWindow(output: output, screens: screens, graphics: graphics) { _ in
-            SceneRenderer(scene: scene, programs: programs)
-        }
+        log.info("output \(Session.describe(output))")
+        windows[output.id] = try OutputWindow(output: output, screens: session.screens, graphics: session.graphics,
+                                              makeRenderer: session.makeRenderer(for: output))
     }
 
-    private func handle(_ event: ScreenEvent, screens: Screens, graphics: Graphics, scene: Scene,
-                        programs: ScenePrograms) {
+    private func handle(_ event: ScreenEvent, session: Session) {
         switch event {
         case .connected(let output):
-            guard isChosen(output) else { return }
-            scene.setPrimary(primary(of: screens))
+            guard session.isChosen(output) else { return }
+            session.scene.setPrimary(session.primary)
             do {
-                try openWindow(on: output, screens: screens, graphics: graphics, scene: scene, programs: programs)
+                try openWindow(on: output, session: session)
             } catch {
                 log.error("output \(output.name): \(error)")
             }
         case .changed(let output, _):
             windows[output.id]?.update(output)
-            scene.setPrimary(primary(of: screens))
+            session.scene.setPrimary(session.primary)
         case .disconnected(let output):
             if let window = windows.removeValue(forKey: output.id) {
                 window.close()
                 log.info("output \(output.name): disconnected")
             }
-            scene.setPrimary(primary(of: screens))
+            session.scene.setPrimary(session.primary)
         }
     }
 

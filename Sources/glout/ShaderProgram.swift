@@ -28,7 +28,8 @@ final class ShaderProgram {
         if block != GLuint(GL_INVALID_INDEX) { glUniformBlockBinding(program, block, 0) }
     }
 
-    deinit { glDeleteProgram(program) }
+    /// glDeleteProgram; needs the context (or one of its share group) current.
+    func delete() { glDeleteProgram(program) }
 
     private static func compile(_ source: ShaderSource, type: Int32) throws -> GLuint {
         let shader = glCreateShader(GLenum(type))

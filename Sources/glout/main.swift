@@ -26,6 +26,8 @@ do {
         try OutputsCommand.run(options, log: log)
     case .run(let options):
         try RunCommand(options: options, log: log).run()
+    case .bench(let options):
+        try BenchCommand(options: options, log: log).run()
     }
 } catch {
     exitFor(error)

@@ -1,0 +1,106 @@
+import CWayland
+import Glibc
+
+/// What the compositor said about a frame through wp_presentation_feedback.
+public enum PresentationResult: Sendable, Equatable {
+    /// Shown at `time` (CLOCK_MONOTONIC ns), with the refresh period (0: unknown),
+    /// refresh counter and kind flags the compositor gave.
+    case presented(time: UInt64, refresh: UInt64, sequence: UInt64, flags: UInt32)
+    /// Never shown.
+    case discarded
+}
+
+/// Requests a wp_presentation_feedback for each commit of one surface and reports the
+/// answers. At most `limit` requests stay outstanding: a compositor that never answers
+/// (sway 1.7 headless) would otherwise make them pile up; the oldest is dropped first.
+final class PresentationFeedback {
+    /// One outstanding request; the C callbacks' user data.
+    private final class Request: ProxyOwner {
+        let proxy: OpaquePointer
+        let frame: UInt64
+        unowned let owner: PresentationFeedback
+
+        init(proxy: OpaquePointer, frame: UInt64, owner: PresentationFeedback) {
+            self.proxy = proxy
+            self.frame = frame
+            self.owner = owner
+        }
+    }
+
+    private let presentation: OpaquePointer
+    private let clock: clockid_t
+    private let limit: Int
+    private var outstanding: [Request] = []
+    /// Called with each answer, on the window's thread.
+    var onResult: ((UInt64, PresentationResult) -> Void)?
+    /// Requests dropped unanswered because `limit` was reached.
+    private(set) var dropped: UInt64 = 0
+    /// The most requests ever outstanding at once.
+    private(set) var mostOutstanding = 0
+    var outstandingCount: Int { outstanding.count }
+
+    /// `presentation` is the global wp_presentation; `clockID` what its clock_id said.
+    init(queue: EventQueue, presentation: OpaquePointer, clockID: UInt32, limit: Int = 8) {
+        self.presentation = queue.wrapper(of: presentation)
+        self.clock = clockid_t(clockID)
+        self.limit = limit
+    }
+
+    deinit { cancelAll() }
+
+    /// Asks for feedback on the next commit of `surface` (wp_presentation.feedback).
+    func request(surface: OpaquePointer, frame: UInt64) {
+        if outstanding.count >= limit {
+            let oldest = outstanding.removeFirst()
+            wp_presentation_feedback_destroy(oldest.proxy)
+            dropped += 1
+        }
+        guard let proxy = wp_presentation_feedback(presentation, surface) else { return }
+        let request = Request(proxy: proxy, frame: frame, owner: self)
+        wp_presentation_feedback_add_listener(proxy, PresentationFeedback.listener.pointer, request.userData)
+        outstanding.append(request)
+        mostOutstanding = max(mostOutstanding, outstanding.count)
+    }
+
+    /// Destroys every outstanding request; no answer will arrive for them.
+    func cancelAll() {
+        for request in outstanding { wp_presentation_feedback_destroy(request.proxy) }
+        outstanding.removeAll()
+    }
+
+    /// Releases the wrapper; call once, after `cancelAll`, before the queue goes.
+    func release(queue: EventQueue) {
+        cancelAll()
+        queue.releaseWrapper(presentation)
+    }
+
+    private func finish(_ request: Request, _ result: PresentationResult) {
+        wp_presentation_feedback_destroy(request.proxy)
+        outstanding.removeAll { $0 === request }
+        onResult?(request.frame, result)
+    }
+
+    /// A presentation time on the compositor's clock, moved to CLOCK_MONOTONIC.
+    private func monotonic(seconds: UInt64, nanoseconds: UInt32) -> UInt64 {
+        let time = seconds &* 1_000_000_000 &+ UInt64(nanoseconds)
+        guard clock != CLOCK_MONOTONIC else { return time }
+        // Both clocks read back to back: their offset moves by microseconds an hour.
+        let offset = Int64(bitPattern: MonotonicClock.now()) - Int64(bitPattern: MonotonicClock.read(clock))
+        return UInt64(Int64(bitPattern: time) + offset)
+    }
+
+    private static let listener = ListenerTable(wp_presentation_feedback_listener(
+        sync_output: { _, _, _ in },
+        presented: { data, _, secondsHigh, secondsLow, nanoseconds, refresh, sequenceHigh, sequenceLow, flags in
+            let request = owner(data, as: Request.self)
+            let feedback = request.owner
+            let time = feedback.monotonic(seconds: UInt64(secondsHigh) << 32 | UInt64(secondsLow), nanoseconds: nanoseconds)
+            feedback.finish(request, .presented(time: time, refresh: UInt64(refresh),
+                                                sequence: UInt64(sequenceHigh) << 32 | UInt64(sequenceLow), flags: flags))
+        },
+        discarded: { data, _ in
+            let request = owner(data, as: Request.self)
+            request.owner.finish(request, .discarded)
+        }
+    ))
+}

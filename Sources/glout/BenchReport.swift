@@ -1,0 +1,133 @@
+import Foundation
+import WaylandOutputs
+
+/// One bench run: the pacing of every output, and what the process spent.
+struct BenchRun {
+    struct Output {
+        var name: String
+        var refreshMilliHertz: Int32
+        /// The period intervals are judged against, nanoseconds.
+        var period: UInt64
+        var pacing: OutputPacing
+        var stallMilliseconds: Double
+        var suspensions: UInt64
+        var feedbackMostOutstanding: Int
+        var feedbackDropped: UInt64
+    }
+
+    var mode: PacingMode
+    var seconds: Double
+    var outputs: [Output]
+    var processCPUMillisecondsPerFrame: Double
+    var peakRSSKilobytes: Int
+
+    /// The table printed at the end of a run.
+    func table() -> String {
+        var lines = ["glout bench: \(mode.rawValue) pacing, \(format(seconds, 1)) s measured, \(outputs.count) output(s)"]
+        let header = ["output", "refresh", "frames", "fps", "interval ms: mean", "sd", "p50", "p99", "p99.9", "max",
+                      "p99/T", "max/T", "missed", "jank%", "on-time%", "render p50/p99 ms", "cpu ms/frame", "timing"]
+        var rows = [header]
+        for output in outputs {
+            let p = output.pacing
+            let periods = p.intervals.inPeriods(of: output.period)
+            rows.append([
+                output.name + (output.stallMilliseconds > 0 ? " (+\(format(output.stallMilliseconds, 0)) ms)" : ""),
+                output.refreshMilliHertz > 0 ? "\(format(Double(output.refreshMilliHertz) / 1000, 3)) Hz" : "?",
+                "\(p.frames)", format(p.framesPerSecond, 2),
+                format(p.intervals.mean, 2), format(p.intervals.stddev, 2), format(p.intervals.p50, 2),
+                format(p.intervals.p99, 2), format(p.intervals.p999, 2), format(p.intervals.max, 2),
+                format(periods.p99, 2), format(periods.max, 2), "\(p.missed)", format(p.jankPercent, 2),
+                format(p.onTimePercent, 2),
+                "\(format(p.renderTime.p50, 2))/\(format(p.renderTime.p99, 2))",
+                format(p.cpuMillisecondsPerFrame, 2), p.source.rawValue,
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            lines.append(row.enumerated().map { column, cell in
+                column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  "))
+        }
+        lines.append("process: \(format(processCPUMillisecondsPerFrame, 2)) ms CPU per frame (all outputs), "
+                     + "peak RSS \(peakRSSKilobytes / 1024) MiB")
+        for output in outputs where output.pacing.presented > 0 || output.pacing.discarded > 0 {
+            let toPresent = output.pacing.commitToPresent
+            lines.append("\(output.name): \(output.pacing.presented) presented, \(output.pacing.discarded) discarded"
+                         + (toPresent.map { ", commit to present p50 \(format($0.p50, 2)) ms, p99 \(format($0.p99, 2)) ms" } ?? ""))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The JSON documented in docs/json.md.
+    var json: JSON {
+        struct Summary: Encodable {
+            var mean, stddev, p50, p99, p999, max: Double
+            init(_ s: IntervalSummary) { (mean, stddev, p50, p99, p999, max) = (s.mean, s.stddev, s.p50, s.p99, s.p999, s.max) }
+        }
+        struct Quantiles: Encodable {
+            var p50, p99: Double
+            init(_ s: IntervalSummary) { (p50, p99) = (s.p50, s.p99) }
+        }
+        struct Feedback: Encodable { var presented, discarded, outstanding_max: Int; var dropped: UInt64 }
+        struct Entry: Encodable {
+            var name: String
+            var refresh_mhz: Int32
+            var period_ms: Double
+            var frames: Int
+            var fps: Double
+            var interval_ms: Summary
+            var interval_periods: Summary
+            var missed: Int
+            var jank_pct: Double
+            var on_time_pct: Double
+            var render_ms: Quantiles
+            var commit_to_present_ms: Quantiles?
+            var compositor_interval_ms: Summary?
+            var cpu_ms_per_frame: Double
+            var timing_source: String
+            var presentation: Feedback
+            var suspensions: UInt64
+            var stall_ms: Double
+        }
+        struct Pacing: Encodable {
+            var mode: String
+            var duration_s: Double
+            var process_cpu_ms_per_frame: Double
+            var peak_rss_kb: Int
+        }
+        struct Report: Encodable {
+            var outputs: [Entry]
+            var pacing: Pacing
+        }
+        let entries = outputs.map { output in
+            let p = output.pacing
+            return Entry(name: output.name, refresh_mhz: output.refreshMilliHertz, period_ms: Double(output.period) / 1e6,
+                         frames: p.frames, fps: p.framesPerSecond, interval_ms: Summary(p.intervals),
+                         interval_periods: Summary(p.intervals.inPeriods(of: output.period)), missed: p.missed,
+                         jank_pct: p.jankPercent, on_time_pct: p.onTimePercent, render_ms: Quantiles(p.renderTime),
+                         commit_to_present_ms: p.commitToPresent.map(Quantiles.init),
+                         compositor_interval_ms: p.compositorIntervals.map(Summary.init),
+                         cpu_ms_per_frame: p.cpuMillisecondsPerFrame, timing_source: p.source.rawValue,
+                         presentation: Feedback(presented: p.presented, discarded: p.discarded,
+                                                outstanding_max: output.feedbackMostOutstanding,
+                                                dropped: output.feedbackDropped),
+                         suspensions: output.suspensions, stall_ms: output.stallMilliseconds)
+        }
+        return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, duration_s: seconds,
+                                                            process_cpu_ms_per_frame: processCPUMillisecondsPerFrame,
+                                                            peak_rss_kb: peakRSSKilobytes)))
+    }
+}
+
+/// Any Encodable, boxed so reports can nest each other.
+struct JSON: Encodable {
+    private let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+/// A number with a fixed count of decimals.
+func format(_ value: Double, _ decimals: Int) -> String {
+    String(format: "%.\(decimals)f", value)
+}

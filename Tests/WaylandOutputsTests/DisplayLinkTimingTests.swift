@@ -1,0 +1,92 @@
+import XCTest
+@testable import WaylandOutputs
+
+/// The display link's pacing decisions, driven by hand-made callback times.
+final class DisplayLinkTimingTests: XCTestCase {
+    let ms: UInt64 = 1_000_000
+
+    func test_drawsFirstThenWaitsForEachCallback() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        XCTAssertEqual(link.next(now: 0), .draw, "the first frame needs no callback")
+        let first = link.startFrame(now: 0)
+        XCTAssertEqual(first.index, 0)
+        XCTAssertEqual(first.duration, 16 * ms)
+        XCTAssertEqual(link.next(now: 5 * ms), .wait(until: link.stallTimeout))
+        link.callbackArrived(now: 16 * ms, time: 16)
+        XCTAssertEqual(link.next(now: 16 * ms), .draw)
+        let second = link.startFrame(now: 17 * ms)
+        XCTAssertEqual(second.timestamp, 16 * ms, "the frame is stamped with its callback")
+        XCTAssertEqual(second.targetTimestamp, 32 * ms)
+        XCTAssertEqual(link.callbacks, 1)
+    }
+
+    func test_frameIntervalTwoCommitsJustAfterTheSkippedRefresh() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        link.settings = DisplayLinkSettings(frameInterval: 2)
+        _ = link.startFrame(now: 0)
+        link.callbackArrived(now: 16 * ms, time: 16)
+        // Commit after refresh 32 ms (plus 2 ms), so the callback comes with refresh 48.
+        XCTAssertEqual(link.next(now: 17 * ms), .wait(until: 34 * ms))
+        XCTAssertEqual(link.next(now: 34 * ms), .draw)
+        let frame = link.startFrame(now: 34 * ms)
+        XCTAssertEqual(frame.targetTimestamp, 48 * ms)
+    }
+
+    func test_preferredFramesPerSecondPicksTheClosestRate() {
+        var link = DisplayLinkTiming(modePeriod: 1_000_000_000 / 60)
+        for (preferred, interval) in [(60.0, 1), (30, 2), (24, 3), (144, 1), (20, 3), (59.9, 1), (0.5, 120)] {
+            link.settings = DisplayLinkSettings(preferredFramesPerSecond: preferred)
+            XCTAssertEqual(link.effectiveInterval, interval, "\(preferred) fps on 60 Hz")
+        }
+    }
+
+    func test_aPausedLinkDrawsNothingUntilResumed() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        _ = link.startFrame(now: 0)
+        link.callbackArrived(now: 16 * ms, time: 16)
+        link.settings.isPaused = true
+        XCTAssertEqual(link.next(now: 17 * ms), .wait(until: nil))
+        link.settings.isPaused = false
+        XCTAssertEqual(link.next(now: 500 * ms), .draw)
+    }
+
+    func test_missingCallbacksSuspendTheLinkAfterABoundedWaitAndTheNextOneResumesIt() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        _ = link.startFrame(now: 0)
+        XCTAssertEqual(link.stallTimeout, 250 * ms, "8 periods is less than the floor of 250 ms")
+        XCTAssertEqual(link.next(now: 100 * ms), .wait(until: 250 * ms))
+        XCTAssertFalse(link.isSuspended)
+        XCTAssertEqual(link.next(now: 250 * ms), .wait(until: nil))
+        XCTAssertTrue(link.isSuspended)
+        XCTAssertEqual(link.suspensions, 1)
+        XCTAssertTrue(link.callbackArrived(now: 3000 * ms, time: 3000), "the callback ends the suspension")
+        XCTAssertFalse(link.isSuspended)
+        XCTAssertEqual(link.next(now: 3000 * ms), .draw)
+    }
+
+    func test_theDurationComesFromPresentationThenTheModeThenMeasurement() {
+        var unknown = DisplayLinkTiming(modePeriod: nil)
+        XCTAssertEqual(unknown.duration, 16_666_667, "60 Hz until anything is known")
+        var now: UInt64 = 0
+        _ = unknown.startFrame(now: now)
+        for _ in 0..<6 {
+            now += 20 * ms
+            unknown.callbackArrived(now: now, time: UInt32(now / ms))
+            _ = unknown.startFrame(now: now)
+        }
+        XCTAssertEqual(unknown.duration, 20 * ms, "measured from the callbacks")
+        unknown.modePeriod = 25 * ms
+        XCTAssertEqual(unknown.duration, 25 * ms, "the mode wins over measurement")
+        unknown.presented(refresh: 16_666_666)
+        XCTAssertEqual(unknown.duration, 16_666_666, "presentation feedback wins over the mode")
+    }
+
+    func test_aRedrawRequestDrawsAtOnceEvenWhileACallbackIsPending() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        _ = link.startFrame(now: 0)
+        link.requestRedraw()
+        XCTAssertEqual(link.next(now: 3 * ms), .draw)
+        let frame = link.startFrame(now: 3 * ms)
+        XCTAssertEqual(frame.timestamp, 3 * ms, "a forced frame is stamped with its start")
+    }
+}
