@@ -4,6 +4,7 @@
 // dropped or doubled frame shows as a jump or a stop.
 precision highp float;
 #include "frame.glsl"
+#include "canvas.glsl"
 
 out vec4 fragColor;
 

@@ -3,6 +3,7 @@
 // whose hand turns once every 4 seconds, and one tile per output.
 precision highp float;
 #include "frame.glsl"
+#include "canvas.glsl"
 
 out vec4 fragColor;
 

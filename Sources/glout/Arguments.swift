@@ -13,6 +13,14 @@ struct OutputsOptions: Equatable, Sendable {
     var primary: String?
 }
 
+/// What glout draws.
+enum SceneKind: String, Sendable, CaseIterable {
+    /// The control and content views.
+    case views
+    /// One turning triangle on black, weston-simple-egl's workload (CPU comparisons).
+    case triangle
+}
+
 /// How bench paces the outputs.
 enum PacingMode: String, Sendable, CaseIterable {
     /// A display link per output, each on its own thread (what glout does).
@@ -23,6 +31,7 @@ enum PacingMode: String, Sendable, CaseIterable {
 
 struct RunOptions: Equatable, Sendable {
     var layout = LayoutMode.independent
+    var scene = SceneKind.views
     var primary: String?
     /// Only these outputs get a window; nil means all.
     var outputs: [String]?
@@ -156,6 +165,12 @@ enum Arguments {
                     throw reader.error("--layout must be independent or mirror, not '\(value)'")
                 }
                 options.layout = layout
+            case "--scene":
+                let value = try reader.value(for: option)
+                guard let scene = SceneKind(rawValue: value) else {
+                    throw reader.error("--scene must be views or triangle, not '\(value)'")
+                }
+                options.scene = scene
             case "--primary": options.primary = try reader.name(for: option)
             case "--outputs": options.outputs = try reader.names(for: option)
             case "--duration": options.duration = try reader.seconds(for: option, allowZero: false)

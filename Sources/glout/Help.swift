@@ -6,6 +6,7 @@ enum Help {
         switch topic {
         case "outputs": outputs
         case "run": run
+        case "bench": bench
         default: overview
         }
     }
@@ -18,6 +19,7 @@ enum Help {
     Commands:
       run        fill every output with a fullscreen GLES picture (the default)
       outputs    list the outputs as the compositor describes them
+      bench      measure the frame pacing of every output
       help CMD   show the options of CMD
 
     Options:
@@ -51,17 +53,55 @@ enum Help {
     callbacks. Stop it with Ctrl-C (SIGINT) or SIGTERM; both exit cleanly with status 0.
 
     Options:
+    \(sceneOptions)
+      --duration S        run S seconds, then exit with status 0
+      --stats-json FILE   write per-output frame counts and rates to FILE on exit
+      -h, --help          show this help
+    """
+
+    /// The options run and bench share.
+    static let sceneOptions = """
       --layout independent|mirror
                           independent (default): the primary shows the control
                           view, every other output the content view. mirror:
                           every output shows the primary's picture, letterboxed
+      --scene views|triangle
+                          views (default): the control and content views.
+                          triangle: one turning triangle on black on every
+                          output, weston-simple-egl's workload
       --primary NAME      the output that shows the control view (default: the
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)
-      --duration S        run S seconds, then exit with status 0
       --frozen T          draw every frame at scene time T seconds (still pictures)
-      --stats-json FILE   write per-output frame counts and rates to FILE on exit
+      --stall NAME=MS     add MS milliseconds of work to every frame of output NAME
+                          (repeatable); the other outputs must not slow down
       --shaders DIR       load the GLSL files from DIR instead of the built-in ones
+    """
+
+    static let bench = """
+    Usage: glout bench [OPTIONS]
+
+    Measures frame pacing on every output (or --outputs) for --duration seconds after
+    a one-second warm-up, with a progress line on standard error, then prints per
+    output: refresh, frames, frame rate, frame intervals (mean, standard deviation,
+    p50, p99, p99.9, max, in ms and in refresh periods), missed refreshes (intervals
+    over 1.5 periods), jank (intervals longer than the one before by more than half a
+    period), the share of refreshes that showed a new frame, render time (callback to
+    commit), CPU per frame and the timing source: presentation feedback where the
+    compositor answers it, else frame callbacks.
+
+    Options:
+      --duration S        seconds to measure (default 30)
+      --pacing independent|coupled
+                          independent (default): a display link and a render thread
+                          per output. coupled: the usual loop, one thread,
+                          eglSwapInterval(1), the surfaces swapped in turn
+      --compare           run independent, then coupled, and print the ratio of
+                          their frame rates per output
+      --json FILE         write the report as JSON (schema in docs/json.md)
+      --plot FILE.png     draw each output's frame intervals over time and their
+                          histogram
+    \(sceneOptions)
       -h, --help          show this help
     """
 }

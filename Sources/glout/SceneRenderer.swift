@@ -8,6 +8,8 @@ struct ScenePrograms: Sendable {
     var control: GLuint
     /// The secondaries' picture.
     var content: GLuint
+    /// --scene triangle.
+    var triangle: GLuint
 }
 
 /// Which picture an output shows.
@@ -178,5 +180,46 @@ final class SceneRenderer: OutputRenderer {
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
         glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
+    }
+}
+
+/// --scene triangle: weston-simple-egl's workload (clear, one turning triangle with a
+/// colour per corner), so glout's CPU per frame can be compared with it.
+final class TriangleRenderer: OutputRenderer {
+    private let scene: Scene
+    private let program: GLuint
+    private let stallMicroseconds: UInt32
+    private var vertexArray: GLuint = 0
+    private var uniformBuffer: GLuint = 0
+    private var uniforms = [Float](repeating: 0, count: 16)
+
+    init(scene: Scene, program: GLuint, stallMilliseconds: Double = 0) {
+        self.scene = scene
+        self.program = program
+        stallMicroseconds = UInt32(stallMilliseconds * 1000)
+        glGenVertexArrays(1, &vertexArray)
+        glGenBuffers(1, &uniformBuffer)
+        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
+        glBufferData(GLenum(GL_UNIFORM_BUFFER), uniforms.count * 4, nil, GLenum(GL_DYNAMIC_DRAW))
+    }
+
+    deinit {
+        glDeleteBuffers(1, &uniformBuffer)
+        glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
+        if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+        let state = scene.snapshot
+        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        uniforms[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
+        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
+        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
+        glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
+        glUseProgram(program)
+        glBindVertexArray(vertexArray)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 }

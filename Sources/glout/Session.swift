@@ -27,9 +27,11 @@ final class Session {
         let library = try ShaderSource.library(directory: options.shaderDirectory)
         shaderPrograms = try graphics.withSharedContext {
             [try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library)]
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),
+             try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library)]
         }
-        programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program)
+        programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
+                                 triangle: shaderPrograms[2].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
         scene.setPrimary(primary)
     }
@@ -52,9 +54,14 @@ final class Session {
 
     /// A renderer for `output`, with its --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
-        let scene = scene, programs = programs
+        let scene = scene, programs = programs, kind = options.scene
         let stall = options.stalls[output.name] ?? 0
-        return { _ in SceneRenderer(scene: scene, programs: programs, stallMilliseconds: stall) }
+        return { _ in
+            switch kind {
+            case .views: SceneRenderer(scene: scene, programs: programs, stallMilliseconds: stall)
+            case .triangle: TriangleRenderer(scene: scene, program: programs.triangle, stallMilliseconds: stall)
+            }
+        }
     }
 
     /// One line about an output, for the log.

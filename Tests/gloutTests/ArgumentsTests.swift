@@ -79,4 +79,36 @@ final class ArgumentsTests: XCTestCase {
             XCTAssertEqual(error.command, "outputs")
         }
     }
+
+    func test_benchOptionsAndDefaults() throws {
+        var expected = BenchOptions()
+        XCTAssertEqual(expected.run.duration, 30, "bench measures 30 s unless told")
+        XCTAssertEqual(try parse("bench"), .bench(expected))
+        expected.run.duration = 5
+        expected.json = "/tmp/b.json"
+        expected.plot = "/tmp/b.png"
+        expected.compare = true
+        expected.run.stalls = ["HEADLESS-2": 30, "HEADLESS-3": 2.5]
+        expected.run.scene = .triangle
+        expected.run.outputs = ["HEADLESS-2", "HEADLESS-3"]
+        XCTAssertEqual(try parse("bench --duration 5 --json /tmp/b.json --plot /tmp/b.png --compare --stall HEADLESS-2=30 --stall=HEADLESS-3=2.5 --scene triangle --outputs HEADLESS-2,HEADLESS-3"),
+                       .bench(expected))
+        var coupled = BenchOptions()
+        coupled.pacing = .coupled
+        XCTAssertEqual(try parse("bench --pacing coupled"), .bench(coupled))
+        XCTAssertEqual(try parse("bench --help"), .help(topic: "bench"))
+    }
+
+    func test_benchAndStallMistakes() {
+        assertUsageError("bench --pacing lockstep", mentions: "--pacing must be independent or coupled, not 'lockstep'")
+        assertUsageError("bench --compare --pacing coupled", mentions: "--compare runs both pacings")
+        assertUsageError("bench --plot out.svg", mentions: "--plot writes a PNG")
+        assertUsageError("bench --compare=yes", mentions: "--compare takes no value")
+        assertUsageError("run --stall HEADLESS-1", mentions: "--stall needs NAME=MS")
+        assertUsageError("run --stall HEADLESS-1=-5", mentions: "not 'HEADLESS-1=-5'")
+        assertUsageError("run --stall =30", mentions: "--stall needs NAME=MS")
+        assertUsageError("run --stall A=99999", mentions: "0 to 10000 milliseconds")
+        assertUsageError("run --scene cube", mentions: "--scene must be views or triangle, not 'cube'")
+        assertUsageError("bench --json", mentions: "--json needs a value")
+    }
 }
