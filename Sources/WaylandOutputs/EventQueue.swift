@@ -96,6 +96,23 @@ public final class EventQueue: @unchecked Sendable {
         return zip(watching, fds.dropFirst(2)).filter { $0.1.revents != 0 }.map(\.0)
     }
 
+    /// Waits up to `timeout` seconds (nil: forever) for the wake-up fd or one of
+    /// `watching`, without reading the socket (another thread does). Returns the
+    /// descriptors of `watching` that are readable.
+    func wait(timeout: Double?, watching: [Int32]) throws -> [Int32] {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
+        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        if ready < 0 && errno != EINTR { throw lostError() }
+        guard ready > 0 else { return [] }
+        if fds[0].revents & Int16(POLLIN) != 0 {
+            var count: UInt64 = 0
+            _ = read(wakeFD, &count, 8)
+        }
+        return zip(watching, fds.dropFirst()).filter { $0.1.revents != 0 }.map(\.0)
+    }
+
     /// Dispatches the events already read for this queue without waiting.
     @discardableResult
     public func dispatchPending() -> Int32 {

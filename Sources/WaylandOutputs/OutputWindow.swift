@@ -167,12 +167,14 @@ public final class OutputWindow: @unchecked Sendable {
     // MARK: - The render thread
 
     private func run(makeRenderer: (RenderTarget) throws -> any OutputRenderer) {
+        // This thread reads the socket for as long as it runs; the main thread relies on it.
+        connection.readerStarted()
         do {
             try renderLoop(makeRenderer: makeRenderer)
         } catch {
             shared.withLock { $0.failure = error }
-            connection.wakeMainQueue()
         }
+        connection.readerStopped()
         eglReleaseThread()
     }
 
@@ -193,6 +195,7 @@ public final class OutputWindow: @unchecked Sendable {
         while !surface.hasPendingConfigure {
             if stopRequested { return }
             try queue.dispatch(timeout: nil)
+            connection.forwardMainQueueEvents()
         }
         var target = RenderTarget.fullscreen(on: output, proposed: surface.acknowledgeConfigure())
 
@@ -273,6 +276,7 @@ public final class OutputWindow: @unchecked Sendable {
             case .wait(let until):
                 let timeout = until.map { Double($0 > now ? $0 - now : 0) / 1e9 }
                 try queue.dispatch(timeout: timeout)
+                connection.forwardMainQueueEvents()
                 if link.timing.isSuspended != wasSuspended {
                     wasSuspended = link.timing.isSuspended
                     if wasSuspended {

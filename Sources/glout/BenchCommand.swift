@@ -63,8 +63,10 @@ final class BenchCommand {
     /// One measured run; nil when a signal cut it short before anything was measured.
     private func measure(_ mode: PacingMode, session: Session) throws -> BenchRun? {
         let outputs = session.chosenOutputs
-        let before = ResourceUsage.now()
         let started = MonotonicClock.now()
+        let measuredFrom = started + UInt64(BenchCommand.warmUp * 1e9)
+        // CPU is counted from the end of the warm-up, like the frames.
+        var before: ResourceUsage?
         var windows: [UInt32: OutputWindow] = [:]
         var coupled: CoupledWindows?
         defer {
@@ -90,7 +92,9 @@ final class BenchCommand {
         var interrupted = false
         while MonotonicClock.now() < deadline {
             let now = MonotonicClock.now()
-            let ready = try session.connection.dispatch(timeout: min(0.5, Double(deadline - now) / 1e9),
+            if before == nil && now >= measuredFrom { before = ResourceUsage.now() }
+            let next = before == nil ? measuredFrom : deadline
+            let ready = try session.connection.dispatch(timeout: min(0.5, Double(next - now) / 1e9),
                                                         watching: [session.signals.fileDescriptor])
             if !ready.isEmpty, !session.signals.take().isEmpty {
                 interrupted = true
@@ -104,7 +108,6 @@ final class BenchCommand {
             })
         }
         progress.finish()
-        let measuredFrom = started + UInt64(BenchCommand.warmUp * 1e9)
         let ended = MonotonicClock.now()
         for window in windows.values { window.close() }
         coupled?.close()
@@ -112,23 +115,23 @@ final class BenchCommand {
         if interrupted && ended < measuredFrom { return nil }
 
         var results: [BenchRun.Output] = []
-        var totalFrames = 0
+        var measuredFrames = 0
         for output in outputs {
             let log = windows[output.id]?.frameLog ?? coupled?.frameLog(of: output.id) ?? FrameLog(capacity: nil)
             let samples = log.samples.filter { $0.commit >= measuredFrom }
             let statistics = windows[output.id]?.statistics
             let period = output.currentMode?.refreshPeriodNanoseconds ?? statistics?.refreshPeriod ?? 16_666_667
             let pacing = OutputPacing(samples: samples, period: period)
-            totalFrames += log.samples.count
+            measuredFrames += samples.count
             results.append(.init(name: output.name, refreshMilliHertz: output.currentMode?.refreshMilliHertz ?? 0,
                                  period: period, pacing: pacing, stallMilliseconds: options.run.stalls[output.name] ?? 0,
                                  suspensions: statistics?.suspensions ?? 0,
                                  feedbackMostOutstanding: statistics?.feedbackMostOutstanding ?? 0,
                                  feedbackDropped: statistics?.feedbackDropped ?? 0))
         }
-        let cpu = Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6
+        let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
         return BenchRun(mode: mode, seconds: Double(ended - measuredFrom) / 1e9, outputs: results,
-                        processCPUMillisecondsPerFrame: totalFrames > 0 ? cpu / Double(totalFrames) : 0,
+                        processCPUMillisecondsPerFrame: measuredFrames > 0 ? cpu / Double(measuredFrames) : 0,
                         peakRSSKilobytes: after.peakRSSKilobytes)
     }
 }
