@@ -44,6 +44,12 @@ struct RunOptions: Equatable, Sendable {
     var shaderDirectory: String?
     /// Milliseconds of extra work added to every frame of the named outputs.
     var stalls: [String: Double] = [:]
+    /// Preferred frames per second (DisplayLinkSettings.preferredFramesPerSecond), per
+    /// output name; the entry "" applies to every output not named.
+    var framesPerSecond: [String: Double] = [:]
+
+    /// The preferred rate for an output, if any.
+    func framesPerSecond(for name: String) -> Double? { framesPerSecond[name] ?? framesPerSecond[""] }
 }
 
 struct BenchOptions: Equatable, Sendable {
@@ -180,6 +186,9 @@ enum Arguments {
             case "--stall":
                 let (name, milliseconds) = try reader.stall(for: option)
                 options.stalls[name] = milliseconds
+            case "--fps":
+                let (name, rate) = try reader.rate(for: option)
+                options.framesPerSecond[name] = rate
             default: throw reader.unknown(option)
             }
     }
@@ -269,6 +278,16 @@ struct OptionReader {
               let milliseconds = Double(parts[1]), milliseconds.isFinite, milliseconds >= 0, milliseconds <= 10_000
         else { throw error("\(option) needs NAME=MS (an output and 0 to 10000 milliseconds), not '\(value)'") }
         return (parts[0], milliseconds)
+    }
+
+    /// [NAME=]FPS: an optional output name and a rate above 0 ("" for every output).
+    mutating func rate(for option: String) throws(UsageError) -> (String, Double) {
+        let value = try value(for: option)
+        let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let name = parts.count == 2 ? parts[0] : ""
+        guard parts.count == 1 || !name.isEmpty, let rate = Double(parts.last!), rate.isFinite, rate > 0, rate <= 1000
+        else { throw error("\(option) needs [NAME=]FPS (frames per second, above 0 and at most 1000), not '\(value)'") }
+        return (name, rate)
     }
 
     func unknown(_ option: String) -> UsageError {

@@ -76,9 +76,11 @@ final class BenchCommand {
         switch mode {
         case .independent:
             for output in outputs {
-                windows[output.id] = try OutputWindow(
+                let window = try OutputWindow(
                     output: output, screens: session.screens, graphics: session.graphics,
                     options: .init(frameLogCapacity: nil), makeRenderer: session.makeRenderer(for: output))
+                window.displayLinkSettings = session.linkSettings(for: output)
+                windows[output.id] = window
             }
         case .coupled:
             let factories = Dictionary(uniqueKeysWithValues: outputs.map { ($0.id, session.makeRenderer(for: $0)) })

@@ -73,6 +73,9 @@ enum Help {
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)
       --frozen T          draw every frame at scene time T seconds (still pictures)
+      --fps [NAME=]N      draw at most about N frames per second on output NAME
+                          (or every output): every Nth refresh, the interval whose
+                          rate is closest to N (repeatable; coupled pacing ignores it)
       --stall NAME=MS     add MS milliseconds of work to every frame of output NAME
                           (repeatable); the other outputs must not slow down
       --shaders DIR       load the GLSL files from DIR instead of the built-in ones

@@ -68,8 +68,10 @@ final class RunCommand {
     private func openWindow(on output: Output, session: Session) throws {
         names[output.id] = output.name
         log.info("output \(Session.describe(output))")
-        windows[output.id] = try OutputWindow(output: output, screens: session.screens, graphics: session.graphics,
-                                              makeRenderer: session.makeRenderer(for: output))
+        let window = try OutputWindow(output: output, screens: session.screens, graphics: session.graphics,
+                                      makeRenderer: session.makeRenderer(for: output))
+        window.displayLinkSettings = session.linkSettings(for: output)
+        windows[output.id] = window
     }
 
     private func handle(_ event: ScreenEvent, session: Session) {

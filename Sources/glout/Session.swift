@@ -64,6 +64,11 @@ final class Session {
         }
     }
 
+    /// The display link settings for an output (--fps).
+    func linkSettings(for output: Output) -> DisplayLinkSettings {
+        DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name))
+    }
+
     /// One line about an output, for the log.
     static func describe(_ output: Output) -> String {
         "\(output.name): \(output.currentMode?.description ?? "no mode"), scale \(output.scale), "
@@ -79,6 +84,9 @@ final class Session {
         }
         for name in options.stalls.keys.sorted() where !available.contains(name) {
             throw UsageError(message: "--stall: no output named \(name); \(list)", command: command)
+        }
+        for name in options.framesPerSecond.keys.sorted() where !name.isEmpty && !available.contains(name) {
+            throw UsageError(message: "--fps: no output named \(name); \(list)", command: command)
         }
         if let primary = options.primary {
             guard available.contains(primary) else {

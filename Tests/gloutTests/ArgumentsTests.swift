@@ -90,13 +90,16 @@ final class ArgumentsTests: XCTestCase {
         expected.compare = true
         expected.run.stalls = ["HEADLESS-2": 30, "HEADLESS-3": 2.5]
         expected.run.scene = .triangle
+        expected.run.framesPerSecond = ["": 30, "HEADLESS-2": 72]
         expected.run.outputs = ["HEADLESS-2", "HEADLESS-3"]
-        XCTAssertEqual(try parse("bench --duration 5 --json /tmp/b.json --plot /tmp/b.png --compare --stall HEADLESS-2=30 --stall=HEADLESS-3=2.5 --scene triangle --outputs HEADLESS-2,HEADLESS-3"),
+        XCTAssertEqual(try parse("bench --duration 5 --json /tmp/b.json --plot /tmp/b.png --compare --stall HEADLESS-2=30 --stall=HEADLESS-3=2.5 --scene triangle --outputs HEADLESS-2,HEADLESS-3 --fps 30 --fps HEADLESS-2=72"),
                        .bench(expected))
         var coupled = BenchOptions()
         coupled.pacing = .coupled
         XCTAssertEqual(try parse("bench --pacing coupled"), .bench(coupled))
         XCTAssertEqual(try parse("bench --help"), .help(topic: "bench"))
+        XCTAssertEqual(expected.run.framesPerSecond(for: "HEADLESS-2"), 72)
+        XCTAssertEqual(expected.run.framesPerSecond(for: "HEADLESS-1"), 30, "the unnamed rate applies to the rest")
     }
 
     func test_benchAndStallMistakes() {
@@ -108,6 +111,9 @@ final class ArgumentsTests: XCTestCase {
         assertUsageError("run --stall HEADLESS-1=-5", mentions: "not 'HEADLESS-1=-5'")
         assertUsageError("run --stall =30", mentions: "--stall needs NAME=MS")
         assertUsageError("run --stall A=99999", mentions: "0 to 10000 milliseconds")
+        assertUsageError("run --fps 0", mentions: "--fps needs [NAME=]FPS")
+        assertUsageError("run --fps =30", mentions: "--fps needs [NAME=]FPS")
+        assertUsageError("run --fps A=fast", mentions: "not 'A=fast'")
         assertUsageError("run --scene cube", mentions: "--scene must be views or triangle, not 'cube'")
         assertUsageError("bench --json", mentions: "--json needs a value")
     }
