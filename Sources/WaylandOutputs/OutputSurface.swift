@@ -43,6 +43,12 @@ final class OutputSurface: ProxyOwner {
         wl_surface_commit(surface)
     }
 
+    /// Asks again for fullscreen on the window's output (xdg_toplevel.set_fullscreen), for
+    /// when the compositor has moved the surface elsewhere.
+    func requestFullscreen() {
+        xdg_toplevel_set_fullscreen(toplevel, wlOutput)
+    }
+
     /// Acknowledges the latest configure, if one is pending (xdg_surface.ack_configure).
     /// Returns the logical size it proposed (0 for "client's choice"), or nil.
     func acknowledgeConfigure() -> (width: Int32, height: Int32)? {

@@ -41,8 +41,12 @@ public final class OutputWindow: @unchecked Sendable {
         public var lastCommit: UInt64?
         /// Frame callbacks received.
         public var callbacks: UInt64 = 0
-        /// Times the link gave up waiting for a callback (the surface was not shown).
+        /// Times the link gave up waiting for a callback (the surface was not shown), and
+        /// whether it is waiting now.
         public var suspensions: UInt64 = 0
+        public var isSuspended = false
+        /// Surfaces this window has had (more than one after ``recreateSurface()``).
+        public var surfaces: UInt64 = 0
         /// Presentation feedback: frames presented, discarded, requests dropped unanswered,
         /// requests outstanding now and at most.
         public var presented: UInt64 = 0
@@ -71,6 +75,7 @@ public final class OutputWindow: @unchecked Sendable {
         var stop = false
         var failure: (any Error)?
         var closeRequested = false
+        var recreate = false
         var statistics = Statistics()
         var frameLog: FrameLog
     }
@@ -152,6 +157,15 @@ public final class OutputWindow: @unchecked Sendable {
         }
     }
 
+    /// Replaces the window's surface with a new one on the same output, keeping the
+    /// context, the renderer and the display link. A compositor places a new fullscreen
+    /// surface where the output shows it; use this when it has hidden the old one (sway
+    /// shows another workspace on an output after a neighbour left).
+    public func recreateSurface() {
+        shared.withLock { $0.recreate = true }
+        queue.wake()
+    }
+
     /// Stops the display link and the render thread, then releases everything in reverse
     /// order of creation: renderer, EGL surface and context, wl_egl_window, xdg_toplevel,
     /// xdg_surface, wl_surface. When it returns, no callback of this window will run.
@@ -180,14 +194,57 @@ public final class OutputWindow: @unchecked Sendable {
 
     private func renderLoop(makeRenderer: (RenderTarget) throws -> any OutputRenderer) throws {
         let display = graphics.display
+        let context = try graphics.makeContext()
+        defer { eglDestroyContext(display, context) }
+        let link = DisplayLink(output: output)
+        defer { link.cancel() }
+        let feedback = presentation.map {
+            PresentationFeedback(queue: queue, presentation: $0, clockID: presentationClock,
+                                 limit: options.outstandingFeedbackLimit)
+        }
+        defer { feedback?.release(queue: queue) }
+        feedback?.onResult = { [unowned self] frame, result in record(result, of: frame, link: link) }
+        // The renderer outlives the surfaces (its GL objects belong to the context); it is
+        // released with the context current and no surface.
+        var renderer: (any OutputRenderer)?
+        defer {
+            if renderer != nil, eglMakeCurrent(display, nil, nil, context) == EGL_TRUE { renderer = nil }
+            eglMakeCurrent(display, nil, nil, nil)
+        }
+        while !stopRequested {
+            try runSurface(context: context, link: link, feedback: feedback, renderer: &renderer,
+                           makeRenderer: makeRenderer)
+        }
+    }
+
+    /// One fullscreen surface, from creation to teardown: returns when the window stops
+    /// or the owner asked for a new surface (``recreateSurface()``).
+    private func runSurface(context: EGLContext, link: DisplayLink, feedback: PresentationFeedback?,
+                            renderer: inout (any OutputRenderer)?,
+                            makeRenderer: (RenderTarget) throws -> any OutputRenderer) throws {
+        let display = graphics.display
         var output = self.output
+        shared.withLock { state in
+            state.recreate = false
+            state.statistics.surfaces += 1
+        }
         let surface = OutputSurface(queue: queue, compositor: compositor, wmBase: wmBase, output: wlOutput,
                                     appID: options.appID, title: "\(options.title) — \(output.name)")
         defer { surface.destroy() }
+        // Compositors move windows when outputs come and go (sway moves a removed
+        // output's workspace to another one): ask for this output again, and warn when
+        // the compositor keeps the surface elsewhere.
+        var misplaced = 0
         surface.onEnter = { [unowned self] entered in
             guard entered != wlOutput else { return }
+            misplaced += 1
             let other = names.name(of: entered) ?? "another output"
-            log.warning("the compositor put the surface for \(output.name) on \(other)")
+            if misplaced == 3 {
+                log.warning("the compositor keeps putting the surface for \(output.name) on \(other)")
+            } else {
+                log.debug("the compositor put the surface for \(output.name) on \(other); asking for \(output.name) again")
+            }
+            surface.requestFullscreen()
         }
         connection.flush()
 
@@ -198,9 +255,6 @@ public final class OutputWindow: @unchecked Sendable {
             connection.forwardMainQueueEvents()
         }
         var target = RenderTarget.fullscreen(on: output, proposed: surface.acknowledgeConfigure())
-
-        let context = try graphics.makeContext()
-        defer { eglDestroyContext(display, context) }
         surface.setBufferScale(target.bufferScale)
         guard let eglWindow = wl_egl_window_create(surface.surface, target.pixelWidth, target.pixelHeight) else {
             throw EGLError("wl_egl_window_create", code: EGL_BAD_NATIVE_WINDOW)
@@ -214,27 +268,24 @@ public final class OutputWindow: @unchecked Sendable {
         guard eglMakeCurrent(display, eglSurface, eglSurface, context) == EGL_TRUE else {
             throw EGLError("eglMakeCurrent")
         }
-        defer { eglMakeCurrent(display, nil, nil, nil) }
+        defer { eglMakeCurrent(display, nil, nil, context) }
         // Interval 0: eglSwapBuffers must not wait for this surface's frame callback;
         // the display link does the pacing, per output.
         eglSwapInterval(display, 0)
-
-        let link = DisplayLink(output: output)
-        defer { link.cancel() }
-        link.onResume = { [unowned self] in log.info("output \(output.name): frame callbacks resumed") }
-        let feedback = presentation.map {
-            PresentationFeedback(queue: queue, presentation: $0, clockID: presentationClock,
-                                 limit: options.outstandingFeedbackLimit)
+        // Callbacks and feedback of this surface must not outlive it.
+        defer {
+            link.cancel()
+            feedback?.cancelAll()
         }
-        defer { feedback?.release(queue: queue) }
-        feedback?.onResult = { [unowned self] frame, result in record(result, of: frame, link: link) }
-        var renderer: (any OutputRenderer)? = try makeRenderer(target)
-        defer { renderer = nil }
-        var wasSuspended = false
+        link.requestRedraw()
+        link.onResume = { [unowned self] in log.info("output \(output.name): frame callbacks resumed") }
+        if renderer == nil { renderer = try makeRenderer(target) }
+        var wasSuspended = link.timing.isSuspended
 
         while !stopRequested {
             // A new description of the output, or a new configure, may change the buffer.
-            let (latest, settings) = shared.withLock { ($0.output, $0.settings) }
+            let (latest, settings, recreate) = shared.withLock { ($0.output, $0.settings, $0.recreate) }
+            if recreate { return }
             if latest != output {
                 output = latest
                 link.update(output: output)
@@ -260,7 +311,18 @@ public final class OutputWindow: @unchecked Sendable {
             }
 
             let now = MonotonicClock.now()
-            switch link.next(now: now) {
+            let action = link.next(now: now)
+            // Deciding may have suspended the link; a callback may have resumed it.
+            if link.timing.isSuspended != wasSuspended {
+                wasSuspended = link.timing.isSuspended
+                if wasSuspended {
+                    log.info("output \(output.name): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; its display link waits")
+                }
+                shared.withLock { $0.statistics.isSuspended = wasSuspended }
+                // The owner may want to act on it (see recreateSurface()).
+                connection.wakeMainQueue()
+            }
+            switch action {
             case .draw:
                 let callback = link.timing.pendingCallback
                 let cpuBefore = MonotonicClock.threadCPU()
@@ -277,12 +339,6 @@ public final class OutputWindow: @unchecked Sendable {
                 let timeout = until.map { Double($0 > now ? $0 - now : 0) / 1e9 }
                 try queue.dispatch(timeout: timeout)
                 connection.forwardMainQueueEvents()
-                if link.timing.isSuspended != wasSuspended {
-                    wasSuspended = link.timing.isSuspended
-                    if wasSuspended {
-                        log.info("output \(output.name): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; its display link waits")
-                    }
-                }
                 shared.withLock { state in
                     state.statistics.callbacks = link.timing.callbacks
                     state.statistics.suspensions = link.timing.suspensions
@@ -307,6 +363,8 @@ public final class OutputWindow: @unchecked Sendable {
                 state.statistics.feedbackMostOutstanding = feedback.mostOutstanding
             }
         }
+        // The owner learns of the first frame at once (it may be timing the connection).
+        if sample.index == 0 { connection.wakeMainQueue() }
     }
 
     /// Records what presentation feedback said about a frame.

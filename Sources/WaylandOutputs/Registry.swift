@@ -12,6 +12,8 @@ final class Registry: ProxyOwner {
     private let connection: Connection
     private let registry: OpaquePointer
     private(set) var globals: [UInt32: Global] = [:]
+    /// When each global was announced (MonotonicClock ns).
+    private(set) var announced: [UInt32: UInt64] = [:]
 
     private(set) var compositor: OpaquePointer?
     private(set) var wmBase: OpaquePointer?
@@ -75,6 +77,7 @@ final class Registry: ProxyOwner {
 
     private func announce(_ global: Global) {
         globals[global.name] = global
+        announced[global.name] = MonotonicClock.now()
         let lowest = Registry.lowestVersions[global.interface] ?? 1
         switch global.interface {
         case "wl_compositor" where compositor == nil && global.version >= lowest:
@@ -102,6 +105,7 @@ final class Registry: ProxyOwner {
 
     private func remove(_ name: UInt32) {
         guard globals.removeValue(forKey: name) != nil else { return }
+        announced[name] = nil
         globalRemoved?(name)
     }
 

@@ -70,6 +70,9 @@ public final class Screens {
         registry.globals.values.contains { $0.interface == interface }
     }
 
+    /// When the compositor announced the output's wl_output global (MonotonicClock ns).
+    public func announcementTime(of id: UInt32) -> UInt64? { registry.announced[id] }
+
     func wlOutput(for id: UInt32) -> OpaquePointer? { proxies[id]?.output }
 
 

@@ -11,6 +11,10 @@ enum LayoutMode: String, Sendable, CaseIterable {
 struct OutputsOptions: Equatable, Sendable {
     var json = false
     var primary: String?
+    /// Print connected / changed / disconnected events as they happen.
+    var watch = false
+    /// With --watch: stop after this many seconds.
+    var duration: Double?
 }
 
 /// What glout draws.
@@ -40,6 +44,8 @@ struct RunOptions: Equatable, Sendable {
     /// Draw every frame at this scene time.
     var frozen: Double?
     var statsJSON: String?
+    /// Exit (status 0) when no output is left to draw on, instead of waiting for one.
+    var exitWhenNoOutputs = false
     /// Load shaders from this folder instead of the built-in copies.
     var shaderDirectory: String?
     /// Milliseconds of extra work added to every frame of the named outputs.
@@ -116,8 +122,13 @@ enum Arguments {
             case "--help", "-h": try reader.flag(option); return .help(topic: "outputs")
             case "--json": try reader.flag(option); options.json = true
             case "--primary": options.primary = try reader.name(for: option)
+            case "--watch": try reader.flag(option); options.watch = true
+            case "--duration": options.duration = try reader.seconds(for: option, allowZero: false)
             default: throw reader.unknown(option)
             }
+        }
+        if options.duration != nil && !options.watch {
+            throw reader.error("--duration applies to --watch only")
         }
         return .outputs(options)
     }
@@ -128,6 +139,9 @@ enum Arguments {
         while let option = try reader.next() {
             switch option {
             case "--help", "-h": try reader.flag(option); return .help(topic: command)
+            case "--duration": options.duration = try reader.seconds(for: option, allowZero: false)
+            case "--stats-json": options.statsJSON = try reader.path(for: option)
+            case "--exit-when-no-outputs": try reader.flag(option); options.exitWhenNoOutputs = true
             default: try parseSceneOption(option, into: &options, reader: &reader)
             }
         }
@@ -152,6 +166,7 @@ enum Arguments {
                 }
                 options.pacing = pacing
             case "--compare": try reader.flag(option); options.compare = true
+            case "--duration": options.run.duration = try reader.seconds(for: option, allowZero: false)
             default: try parseSceneOption(option, into: &options.run, reader: &reader)
             }
         }
@@ -179,9 +194,7 @@ enum Arguments {
                 options.scene = scene
             case "--primary": options.primary = try reader.name(for: option)
             case "--outputs": options.outputs = try reader.names(for: option)
-            case "--duration": options.duration = try reader.seconds(for: option, allowZero: false)
             case "--frozen": options.frozen = try reader.seconds(for: option, allowZero: true)
-            case "--stats-json": options.statsJSON = try reader.path(for: option)
             case "--shaders": options.shaderDirectory = try reader.path(for: option)
             case "--stall":
                 let (name, milliseconds) = try reader.stall(for: option)

@@ -33,9 +33,9 @@ enum Help {
     """
 
     static let outputs = """
-    Usage: glout outputs [--json] [--primary NAME]
+    Usage: glout outputs [--json] [--primary NAME] [--watch [--duration S]]
 
-    Lists the outputs in order (logical x, then y, then name), the primary first
+    Lists the outputs in order (logical x, then y, then name), the primary
     marked with *: name, description, make and model, physical size, scale,
     transform, logical position and size, and every mode (current and preferred
     marked).
@@ -43,6 +43,10 @@ enum Help {
     Options:
       --json          print JSON instead (schema in docs/json.md)
       --primary NAME  mark NAME as the primary (default: the first in order)
+      --watch         print a line per event as outputs connect, change and
+                      disconnect (the present ones first, as connected), until
+                      interrupted; with --json, one JSON object per line
+      --duration S    with --watch, stop after S seconds
       -h, --help      show this help
     """
 
@@ -50,12 +54,19 @@ enum Help {
     Usage: glout [run] [OPTIONS]
 
     Opens a fullscreen surface on every output and animates each from its own frame
-    callbacks. Stop it with Ctrl-C (SIGINT) or SIGTERM; both exit cleanly with status 0.
+    callbacks. Outputs that connect get a window at once, outputs that leave lose
+    theirs; when the primary leaves, the next output takes the control view, and
+    gets it back if it returns. Stop it with Ctrl-C (SIGINT) or SIGTERM; both exit
+    cleanly with status 0.
 
     Options:
     \(sceneOptions)
       --duration S        run S seconds, then exit with status 0
       --stats-json FILE   write per-output frame counts and rates to FILE on exit
+                          (also of outputs that left, and if the compositor dies)
+      --exit-when-no-outputs
+                          exit with status 0 when no output is left, instead of
+                          waiting for one to connect
       -h, --help          show this help
     """
 

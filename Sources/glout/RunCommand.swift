@@ -2,16 +2,33 @@ import Foundation
 import WaylandOutputs
 
 /// `glout run`: a fullscreen window on every chosen output, each paced by its own
-/// display link, until the duration ends, a signal arrives or the compositor goes.
+/// display link, as outputs come and go, until the duration ends, a signal arrives or
+/// the compositor goes.
 final class RunCommand {
+    private struct Window {
+        var window: OutputWindow
+        var name: String
+        var announced: UInt64?
+        var firstFrameReported = false
+    }
+
     private let options: RunOptions
     private let log: Log
-    private var windows: [UInt32: OutputWindow] = [:]
-    private var names: [UInt32: String] = [:]
+    private var windows: [UInt32: Window] = [:]
+    /// Counters of windows already closed (outputs that left), for --stats-json.
+    private var closed: [RunStatistics.Entry] = []
+    private var role: PrimaryRole
+    private var waitingForOutputs = false
+    /// When outputs last came or went, and the windows re-opened since (see reclaim()).
+    private var topologyChanged: UInt64?
+    private var reclaimed: Set<UInt32> = []
+    /// How long after outputs come or go a hidden window is opened again.
+    static let reclaimWindow: UInt64 = 3_000_000_000
 
     init(options: RunOptions, log: Log) {
         self.options = options
         self.log = log
+        role = PrimaryRole(requested: options.primary)
     }
 
     func run() throws {
@@ -21,6 +38,7 @@ final class RunCommand {
         var endedBy = "error"
         var failure: GloutError?
         do {
+            updateRoles(session)
             for output in session.chosenOutputs {
                 try openWindow(on: output, session: session)
             }
@@ -38,10 +56,21 @@ final class RunCommand {
         if let failure { throw failure }
     }
 
-    /// Runs until the duration ends, a signal arrives, a window is closed or fails.
+    /// Runs until the duration ends, a signal arrives, a window is closed or fails, or
+    /// (with --exit-when-no-outputs) the last output leaves.
     private func loop(session: Session) throws -> String {
         let deadline = options.duration.map { MonotonicClock.now() + UInt64($0 * 1e9) }
         while true {
+            if windows.isEmpty {
+                if options.exitWhenNoOutputs {
+                    log.info("no outputs to draw on: exiting (--exit-when-no-outputs)")
+                    return "no-outputs"
+                }
+                if !waitingForOutputs {
+                    log.info("no outputs to draw on: waiting for one to connect")
+                    waitingForOutputs = true
+                }
+            }
             var timeout: Double?
             if let deadline {
                 let now = MonotonicClock.now()
@@ -53,59 +82,119 @@ final class RunCommand {
                 log.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
                 return "signal"
             }
-            for window in windows.values {
-                if let error = window.failure {
-                    throw GloutError("output \(names[window.outputID] ?? "?"): \(error)")
+            reclaim()
+            for (id, entry) in windows {
+                if let error = entry.window.failure {
+                    // A broken connection is the compositor's doing, not this output's.
+                    try session.connection.check()
+                    throw GloutError("output \(entry.name): \(error)")
                 }
-                if window.closeRequested {
-                    log.info("the compositor closed the window on \(names[window.outputID] ?? "?"): closing")
+                if entry.window.closeRequested {
+                    log.info("the compositor closed the window on \(entry.name): closing")
                     return "closed"
+                }
+                if !entry.firstFrameReported, let first = entry.window.statistics.firstCommit {
+                    windows[id]?.firstFrameReported = true
+                    if let announced = entry.announced, first > announced {
+                        log.info("output \(entry.name): first frame \(format(Double(first - announced) / 1e6, 1)) ms "
+                                 + "after the output appeared")
+                    }
                 }
             }
         }
     }
 
+    /// Compositors shuffle windows when outputs come and go: sway moves a removed
+    /// output's workspaces to another output and shows one of them there, hiding glout's
+    /// window on that output. A window whose frame callbacks stop within a few seconds of
+    /// such a change gets a new surface, which the compositor maps where the output shows
+    /// it. Later (a user switching workspaces on purpose) glout leaves it hidden.
+    private func reclaim() {
+        guard let changed = topologyChanged else { return }
+        guard MonotonicClock.now() - changed < RunCommand.reclaimWindow else {
+            topologyChanged = nil
+            reclaimed.removeAll()
+            return
+        }
+        for (id, entry) in windows where !reclaimed.contains(id) && entry.window.statistics.isSuspended {
+            reclaimed.insert(id)
+            log.info("output \(entry.name): its window was hidden when outputs changed; opening it again")
+            entry.window.recreateSurface()
+        }
+    }
+
+    private func outputsChanged() {
+        topologyChanged = MonotonicClock.now()
+        reclaimed.removeAll()
+    }
+
     private func openWindow(on output: Output, session: Session) throws {
-        names[output.id] = output.name
-        log.info("output \(Session.describe(output))")
+        log.info("output \(Session.describe(output)), \(output.name == role.current ? "primary" : "secondary")")
         let window = try OutputWindow(output: output, screens: session.screens, graphics: session.graphics,
                                       makeRenderer: session.makeRenderer(for: output))
         window.displayLinkSettings = session.linkSettings(for: output)
-        windows[output.id] = window
+        windows[output.id] = Window(window: window, name: output.name,
+                                    announced: session.screens.announcementTime(of: output.id))
+        waitingForOutputs = false
+    }
+
+    /// Gives the primary role (control view) to the right output after any change.
+    private func updateRoles(_ session: Session) {
+        let before = role.current
+        let primary = role.update(session.chosenOutputs)
+        session.scene.setPrimary(primary)
+        if let primary, before != nil, primary.name != before {
+            log.info("output \(primary.name) is now the primary")
+        }
     }
 
     private func handle(_ event: ScreenEvent, session: Session) {
         switch event {
         case .connected(let output):
             guard session.isChosen(output) else { return }
-            session.scene.setPrimary(session.primary)
+            outputsChanged()
+            updateRoles(session)
             do {
                 try openWindow(on: output, session: session)
             } catch {
                 log.error("output \(output.name): \(error)")
             }
-        case .changed(let output, _):
-            windows[output.id]?.update(output)
-            session.scene.setPrimary(session.primary)
+        case .changed(let output, let previous):
+            windows[output.id]?.window.update(output)
+            updateRoles(session)
+            log.info("output \(output.name) changed: \(Session.describe(previous)) -> \(Session.describe(output))")
         case .disconnected(let output):
-            if let window = windows.removeValue(forKey: output.id) {
-                window.close()
-                log.info("output \(output.name): disconnected")
+            outputsChanged()
+            if let entry = windows.removeValue(forKey: output.id) {
+                // The library told us first: the window goes before the output's proxies.
+                entry.window.close()
+                closed.append(statistics(of: entry, disconnected: true))
+                log.info("output \(output.name): disconnected after \(entry.window.statistics.frames) frames")
             }
-            session.scene.setPrimary(session.primary)
+            updateRoles(session)
         }
     }
 
-    /// Closes every window (in reverse order of opening) and returns their counters.
+    private func statistics(of entry: Window, disconnected: Bool) -> RunStatistics.Entry {
+        let stats = entry.window.statistics
+        let output = entry.window.output
+        var firstFrame: Double?
+        if let first = stats.firstCommit, let announced = entry.announced {
+            firstFrame = first > announced ? Double(first - announced) / 1e6 : 0
+        }
+        return .init(name: entry.name, frames: stats.frames, fps: stats.framesPerSecond, callbacks: stats.callbacks,
+                     refresh_mhz: output.currentMode?.refreshMilliHertz ?? 0, pixel_width: output.pixelWidth,
+                     pixel_height: output.pixelHeight, first_frame_ms: firstFrame, suspensions: stats.suspensions,
+                     disconnected: disconnected)
+    }
+
+    /// Closes every window (in reverse order of opening) and returns all counters,
+    /// those of outputs that left included.
     private func closeWindows() -> [RunStatistics.Entry] {
-        var entries: [RunStatistics.Entry] = []
-        for (id, window) in windows.sorted(by: { $0.key > $1.key }) {
-            window.close()
-            let stats = window.statistics
-            let output = window.output
-            entries.append(.init(name: names[id] ?? output.name, frames: stats.frames, fps: stats.framesPerSecond,
-                                 callbacks: stats.callbacks, refresh_mhz: output.currentMode?.refreshMilliHertz ?? 0,
-                                 pixel_width: output.pixelWidth, pixel_height: output.pixelHeight))
+        var entries = closed
+        for (_, entry) in windows.sorted(by: { $0.key > $1.key }) {
+            entry.window.close()
+            entries.append(statistics(of: entry, disconnected: false))
         }
         windows.removeAll()
         return entries.sorted { $0.name < $1.name }

@@ -11,12 +11,18 @@ struct RunStatistics: Encodable {
         var refresh_mhz: Int32
         var pixel_width: Int32
         var pixel_height: Int32
+        /// From the wl_output global's announcement to the first commit on it.
+        var first_frame_ms: Double?
+        /// Times the display link gave up waiting for a frame callback.
+        var suspensions: UInt64
+        /// The output left while glout ran.
+        var disconnected: Bool
     }
 
     var layout: String
     var duration_s: Double
     var outputs: [Entry]
-    /// Why the run ended: "duration", "signal", "closed", "error".
+    /// Why the run ended: "duration", "signal", "closed", "no-outputs", "error".
     var ended_by: String
     var error: String?
 }

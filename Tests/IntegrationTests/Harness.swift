@@ -140,6 +140,13 @@ final class Compositor {
         try Compositor(["sway", "--outputs", modes.joined(separator: ",")] + (scale.map { ["--scale", "\($0)"] } ?? []))
     }
 
+    /// A sway with the Wayland backend inside `parent` (a headless sway), with `outputs`
+    /// outputs WL-1... that are windows titled "wlroots - WL-N" in the parent: closing
+    /// one there unplugs that output.
+    static func nested(inside parent: Compositor, outputs: Int = 2) throws -> Compositor {
+        try Compositor(["nested", "--parent", parent.folder, "--outputs", "\(outputs)"])
+    }
+
     /// Headless weston with one output.
     static func weston(size: String = "1024x768") throws -> Compositor {
         try Compositor(["weston", "--size", size])
@@ -150,6 +157,8 @@ final class Compositor {
     func stop() {
         _ = try? Child("/bin/bash", [Paths.compositorScript, "stop", folder]).wait(timeout: 30)
     }
+
+    var pid: Int32? { environment["COMPOSITOR_PID"].flatMap(Int32.init) }
 
     var isRunning: Bool {
         guard let pid = environment["COMPOSITOR_PID"].flatMap(Int32.init) else { return false }

@@ -1,0 +1,171 @@
+import Foundation
+import XCTest
+
+/// Outputs that come, go and change under a running glout: nested sway (whose outputs
+/// can be unplugged by closing their windows in the parent) and headless sway.
+final class HotplugTests: XCTestCase {
+    var parent: Compositor!
+    var child: Compositor!
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = Paths.temporaryFolder()
+    }
+
+    override func tearDown() {
+        child = nil
+        parent = nil
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A headless parent with one wide output and a nested sway with `outputs` outputs.
+    func startNested(outputs: Int = 2) throws {
+        parent = try Compositor.sway(["1600x600@60"])
+        child = try Compositor.nested(inside: parent, outputs: outputs)
+    }
+
+    /// Closes the parent's window of a nested output: the child removes that wl_output.
+    func unplug(_ name: String) throws {
+        _ = try parent.swaymsg("[title=\"wlroots - \(name)\"] kill")
+    }
+
+    /// Waits until `condition` holds, checking every 50 ms, for at most `timeout` seconds.
+    func waitUntil(_ timeout: Double, _ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        XCTFail("not within \(timeout) s: \(what)")
+    }
+
+    func gloutOutputs(_ compositor: Compositor) throws -> [String] {
+        try compositor.views().filter { $0.appID == "glout" && $0.fullscreen }.map(\.output).sorted()
+    }
+
+    func isControlView(_ picture: Image) -> Bool { picture.meanBrightness < 70 }
+
+    func test_unplugAndPlugKeepTheOtherOutputDrawingAndGiveTheNewOneAWindowWithinASecond() throws {
+        try startNested()
+        let stats = folder.appendingPathComponent("stats.json").path
+        let glout = try child.glout(["run", "--duration", "60", "--stats-json", stats])
+        try child.waitForGlout(on: ["WL-1", "WL-2"], frozen: false)
+
+        try unplug("WL-2")
+        try waitUntil(5, "glout logs the disconnect") { glout.stderr.contains("output WL-2: disconnected") }
+        // WL-1 keeps animating: two captures a moment apart differ.
+        usleep(300_000)
+        let first = try child.screenshot("WL-1")
+        usleep(300_000)
+        let second = try child.screenshot("WL-1")
+        XCTAssertNotEqual(first, second, "WL-1 stopped updating after WL-2 left")
+
+        _ = try child.swaymsg("create_output")
+        let plugged = Date()
+        try waitUntil(1, "a glout window on WL-3") { try gloutOutputs(child).contains("WL-3") }
+        try waitUntil(1.5, "glout's picture on WL-3") { !(try child.screenshot("WL-3")).isUniform }
+        XCTAssertLessThan(Date().timeIntervalSince(plugged), 2)
+        XCTAssertTrue(glout.stderr.contains("output WL-3: first frame"), glout.stderr)
+        XCTAssertTrue(glout.isRunning)
+
+        glout.signal(SIGTERM)
+        let finished = glout.wait(timeout: 5)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let report = outputsByName(try readJSON(stats))
+        XCTAssertEqual(report["WL-2"]?["disconnected"] as? Bool, true, "the stats of an output that left are kept")
+        XCTAssertEqual(report["WL-3"]?["disconnected"] as? Bool, false)
+        XCTAssertGreaterThan(report["WL-3"]?["first_frame_ms"] as? Double ?? 0, 0)
+        XCTAssertLessThan(report["WL-3"]?["first_frame_ms"] as? Double ?? .infinity, 1000)
+    }
+
+    func test_whenThePrimaryLeavesTheNextOutputShowsTheControlView() throws {
+        try startNested()
+        let glout = try child.glout(["run", "--duration", "60", "--frozen", "1"])
+        try child.waitForGlout(on: ["WL-1", "WL-2"])
+        XCTAssertTrue(isControlView(try child.screenshot("WL-1")))
+        XCTAssertFalse(isControlView(try child.screenshot("WL-2")))
+
+        try unplug("WL-1")
+        try waitUntil(5, "WL-2 shows the control view") { isControlView(try child.screenshot("WL-2")) }
+        XCTAssertTrue(glout.stderr.contains("output WL-2 is now the primary"), glout.stderr)
+
+        // A newcomer is a secondary: it shows the content view, WL-2 keeps the control view.
+        _ = try child.swaymsg("create_output")
+        try waitUntil(3, "WL-3 shows the content view") {
+            let picture = try child.screenshot("WL-3")
+            return !picture.isUniform && !isControlView(picture)
+        }
+        XCTAssertTrue(isControlView(try child.screenshot("WL-2")))
+        glout.signal(SIGINT)
+        XCTAssertEqual(glout.wait(timeout: 5).status, 0)
+    }
+
+    func test_watchJSONReportsConnectAndDisconnect() throws {
+        try startNested()
+        let watch = try child.glout(["outputs", "--watch", "--json", "--duration", "20"])
+        try waitUntil(5, "the present outputs") { watch.stdout.split(separator: "\n").count >= 2 }
+        try unplug("WL-2")
+        try waitUntil(5, "a disconnected event") { watch.stdout.contains("\"event\":\"disconnected\"") }
+        _ = try child.swaymsg("create_output")
+        try waitUntil(5, "WL-3 connected") { watch.stdout.contains("\"name\":\"WL-3\"") }
+        watch.signal(SIGINT)
+        let finished = watch.wait(timeout: 5)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let events = finished.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let summary = events.map { event -> String in
+            let output = event["output"] as? [String: Any]
+            return "\(event["event"] as? String ?? "?") \(output?["name"] as? String ?? "?")"
+        }
+        XCTAssertEqual(Array(summary.prefix(2)), ["connected WL-1", "connected WL-2"])
+        XCTAssertTrue(summary.contains("disconnected WL-2"), "\(summary)")
+        XCTAssertTrue(summary.contains("connected WL-3"), "\(summary)")
+        XCTAssertLessThan(summary.firstIndex(of: "disconnected WL-2")!, summary.firstIndex(of: "connected WL-3")!)
+        // Every line is a whole output description in the documented schema.
+        for event in events {
+            let output = event["output"] as? [String: Any]
+            XCTAssertNotNil(output?["logical"] as? [String: Any])
+            XCTAssertNotNil(output?["modes"] as? [[String: Any]])
+        }
+    }
+
+    func test_zeroOutputsWaitsOrExitsWhenAsked() throws {
+        try startNested(outputs: 1)
+        let waiting = try child.glout(["run", "--duration", "60"])
+        try child.waitForGlout(on: ["WL-1"], frozen: false)
+        try unplug("WL-1")
+        try waitUntil(5, "glout says it waits") { waiting.stderr.contains("waiting for one to connect") }
+        XCTAssertTrue(waiting.isRunning)
+        _ = try child.swaymsg("create_output")
+        try waitUntil(3, "a window on the new output") { try gloutOutputs(child).contains("WL-2") }
+        XCTAssertEqual(waiting.stderr.components(separatedBy: "waiting for one to connect").count, 2, "said once")
+
+        let exiting = try child.glout(["run", "--duration", "60", "--exit-when-no-outputs"])
+        try waitUntil(5, "both glouts on WL-2") { try child.views().filter { $0.appID == "glout" }.count == 2 }
+        try unplug("WL-2")
+        let finished = exiting.wait(timeout: 5)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertTrue(finished.stderr.contains("--exit-when-no-outputs"), finished.stderr)
+        waiting.signal(SIGTERM)
+        XCTAssertEqual(waiting.wait(timeout: 5).status, 0)
+    }
+
+    func test_killingTheCompositorEndsGloutWithinASecondAndKeepsTheStats() throws {
+        parent = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let stats = folder.appendingPathComponent("stats.json").path
+        let glout = try parent.glout(["run", "--duration", "60", "--stats-json", stats])
+        try parent.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        kill(parent.pid!, SIGKILL)
+        let killed = Date()
+        let finished = glout.wait(timeout: 5)
+        XCTAssertLessThan(Date().timeIntervalSince(killed), 1.0)
+        XCTAssertEqual(finished.status, 4, finished.stderr)
+        XCTAssertTrue(finished.stderr.contains("lost the compositor"), finished.stderr)
+        XCTAssertFalse(finished.signaled, "glout crashed: \(finished.stderr)")
+        let report = try readJSON(stats)
+        XCTAssertEqual(report["ended_by"] as? String, "error")
+        XCTAssertEqual(outputsByName(report).count, 2)
+        XCTAssertGreaterThan(outputsByName(report)["HEADLESS-1"]?["frames"] as? Int ?? 0, 10)
+    }
+}
