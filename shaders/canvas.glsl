@@ -1,11 +1,15 @@
-// Helpers for fragment shaders that draw into the picture rectangle u_canvas.
+// Helpers for fragment shaders that draw into the picture rectangle u_canvas, which is
+// also the viewport. Positions come from the interpolated v_uv, not gl_FragCoord:
+// llvmpipe turned gl_FragCoord upside down when drawing into a framebuffer object after
+// the window had been resized.
+in vec2 v_uv;
 
 // Position in the picture: (0,0) bottom left, (1,1) top right.
-vec2 canvasUV() { return (gl_FragCoord.xy - u_canvas.xy) / u_canvas.zw; }
+vec2 canvasUV() { return v_uv; }
 
 // Position in picture pixels measured from the top left corner.
 vec2 canvasPixel() {
-    vec2 p = gl_FragCoord.xy - u_canvas.xy;
+    vec2 p = v_uv * u_canvas.zw;
     return vec2(p.x, u_canvas.w - p.y);
 }
 

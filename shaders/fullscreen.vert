@@ -1,5 +1,6 @@
 #version 300 es
-// One triangle that covers the viewport; no vertex buffer needed.
+// One triangle that covers the viewport; no vertex buffer needed. v_uv is (0,0) at the
+// viewport's bottom left and (1,1) at its top right.
 out vec2 v_uv;
 
 void main() {

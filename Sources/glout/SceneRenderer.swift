@@ -10,6 +10,8 @@ struct ScenePrograms: Sendable {
     var content: GLuint
     /// --scene triangle.
     var triangle: GLuint
+    /// Copies a view's still layer (a texture) to the framebuffer.
+    var still: GLuint
 }
 
 /// Which picture an output shows.
@@ -127,11 +129,15 @@ final class SceneRenderer: OutputRenderer {
             drawWhole(canvas: canvas, target: target)
             stillKey = key
         }
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), stillFramebuffer)
-        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), 0)
-        glBlitFramebuffer(0, 0, target.pixelWidth, target.pixelHeight, 0, 0, target.pixelWidth, target.pixelHeight,
-                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        // Copy the still layer pixel for pixel with texelFetch. (glBlitFramebuffer to the
+        // window came out upside down on llvmpipe after a resize.)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glUseProgram(programs.still)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), stillTexture)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        glUseProgram(program)
         let gl = canvas.flippedY(containerHeight: target.pixelHeight)
         glViewport(gl.x, gl.y, gl.width, gl.height)
         glEnable(GLenum(GL_SCISSOR_TEST))
@@ -157,6 +163,8 @@ final class SceneRenderer: OutputRenderer {
     private func prepareStill(width: Int32, height: Int32) {
         guard stillSize != (width, height) else { return }
         glBindTexture(GLenum(GL_TEXTURE_2D), stillTexture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, width, height, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), stillTexture, 0)

@@ -28,10 +28,11 @@ final class Session {
         shaderPrograms = try graphics.withSharedContext {
             [try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),
-             try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library)]
+             try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library),
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "still.frag", library: library)]
         }
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
-                                 triangle: shaderPrograms[2].program)
+                                 triangle: shaderPrograms[2].program, still: shaderPrograms[3].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
         scene.setPrimary(primary)
     }

@@ -169,3 +169,87 @@ final class HotplugTests: XCTestCase {
         XCTAssertGreaterThan(outputsByName(report)["HEADLESS-1"]?["frames"] as? Int ?? 0, 10)
     }
 }
+
+/// Live changes to the outputs of a headless sway under a running glout.
+final class OutputChangeTests: XCTestCase {
+    /// The control view covers all of `picture`: accent band along the whole top, dark
+    /// panel in both bottom corners (sway's own background would show as grey or black).
+    func assertControlViewCovers(_ picture: Image, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let w = picture.width, h = picture.height
+        for x in [1, w / 2, w - 2] {
+            let band = picture.pixel(x, max(1, h / 50))
+            XCTAssertTrue(band.r > band.g && band.g > band.b && band.r > 90, "\(what): no band at \(x): \(band)",
+                          file: file, line: line)
+        }
+        for (x, y) in [(1, h - 2), (w - 2, h - 2)] {
+            let panel = picture.pixel(x, y)
+            XCTAssertTrue(panel.b > panel.r && panel.b > 10 && panel.b < 80, "\(what): no panel at \(x),\(y): \(panel)",
+                          file: file, line: line)
+        }
+    }
+
+    func test_modeScaleAndTransformChangesResizeTheWindowToCoverTheOutput() throws {
+        let sway = try Compositor.sway(["1280x720@60"])
+        let glout = try sway.glout(["run", "--frozen", "1", "--duration", "120"])
+        try sway.waitForGlout(on: ["HEADLESS-1"])
+        assertControlViewCovers(try sway.screenshot("HEADLESS-1"), "start")
+
+        let changes: [(command: [String], width: Int, height: Int)] = [
+            (["output", "HEADLESS-1", "mode", "1024x768@60Hz"], 1024, 768),
+            (["output", "HEADLESS-1", "scale", "2"], 1024, 768),
+            (["output", "HEADLESS-1", "transform", "90"], 768, 1024),
+            (["output", "HEADLESS-1", "transform", "normal", "scale", "1", "mode", "800x600@30Hz"], 800, 600),
+        ]
+        for change in changes {
+            _ = try sway.tool("swaymsg", change.command)
+            var picture = try sway.screenshot("HEADLESS-1")
+            let deadline = Date().addingTimeInterval(5)
+            // After the change settles: the right size, and glout edge to edge.
+            while Date() < deadline {
+                picture = try sway.screenshot("HEADLESS-1")
+                if picture.width == change.width && picture.height == change.height {
+                    let before = picture
+                    usleep(200_000)
+                    picture = try sway.screenshot("HEADLESS-1")
+                    if picture == before { break }
+                }
+                usleep(100_000)
+            }
+            let what = change.command.joined(separator: " ")
+            XCTAssertEqual([picture.width, picture.height], [change.width, change.height], what)
+            assertControlViewCovers(picture, what)
+        }
+        XCTAssertTrue(glout.stderr.contains("changed"), glout.stderr)
+
+        // A new output while running gets its own window.
+        _ = try sway.swaymsg("create_output")
+        try sway.waitForGlout(on: ["HEADLESS-2"])
+        XCTAssertTrue(glout.isRunning)
+        glout.signal(SIGTERM)
+        XCTAssertEqual(glout.wait(timeout: 5).status, 0)
+    }
+
+    func test_aHiddenOutputSuspendsOnlyItsOwnDisplayLinkAndResumes() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stats = folder.appendingPathComponent("stats.json").path
+        let glout = try sway.glout(["run", "--duration", "6", "--stats-json", stats])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        // Show an empty workspace on HEADLESS-2: glout's window there is hidden and gets
+        // no frame callbacks; later show it again.
+        _ = try sway.swaymsg("focus output HEADLESS-2")
+        _ = try sway.swaymsg("workspace hidden")
+        usleep(1_500_000)
+        _ = try sway.swaymsg("workspace back_and_forth")
+        let finished = glout.wait(timeout: 15)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertTrue(finished.stderr.contains("output HEADLESS-2: no frame callback"), finished.stderr)
+        XCTAssertTrue(finished.stderr.contains("output HEADLESS-2: frame callbacks resumed"), finished.stderr)
+        let report = outputsByName(try readJSON(stats))
+        XCTAssertEqual(report["HEADLESS-2"]?["suspensions"] as? Int, 1)
+        XCTAssertEqual(report["HEADLESS-1"]?["suspensions"] as? Int, 0)
+        // HEADLESS-1 never waited for HEADLESS-2.
+        XCTAssertGreaterThan(report["HEADLESS-1"]?["fps"] as? Double ?? 0, 0.9 * 62.5)
+    }
+}
