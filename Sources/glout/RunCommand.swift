@@ -168,6 +168,9 @@ final class RunCommand {
             if let entry = windows.removeValue(forKey: output.id) {
                 // The library told us first: the window goes before the output's proxies.
                 entry.window.close()
+                // A window's context, buffers and thread arena are freed now; hand the
+                // pages back, or a long run with outputs coming and going creeps up.
+                _ = malloc_trim(0)
                 closed.append(statistics(of: entry, disconnected: true))
                 log.info("output \(output.name): disconnected after \(entry.window.statistics.frames) frames")
             }
@@ -200,3 +203,7 @@ final class RunCommand {
         return entries.sorted { $0.name < $1.name }
     }
 }
+
+/// glibc's malloc_trim (malloc.h is not part of the Glibc module): returns free heap
+/// pages of every arena to the kernel.
+@_silgen_name("malloc_trim") private func malloc_trim(_ pad: Int) -> Int32

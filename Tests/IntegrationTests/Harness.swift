@@ -67,6 +67,7 @@ final class Child {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
+        env["GLOUT_BINARY"] = nil
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in argv + envp { free(p) } }
@@ -198,7 +199,8 @@ final class Compositor {
         func walk(_ node: [String: Any], output: String?) {
             var output = output
             if node["type"] as? String == "output" { output = node["name"] as? String }
-            if let app = node["app_id"] as? String, let rect = node["rect"] as? [String: Any] {
+            if let app = node["app_id"] as? String ?? (node["type"] as? String == "con" ? node["name"] as? String : nil),
+               let rect = node["rect"] as? [String: Any] {
                 found.append((output ?? "?", app, (node["fullscreen_mode"] as? Int ?? 0) != 0,
                               rect["width"] as? Int ?? 0, rect["height"] as? Int ?? 0))
             }
