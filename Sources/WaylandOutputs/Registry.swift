@@ -65,6 +65,16 @@ final class Registry: ProxyOwner {
         return (OpaquePointer(proxy), version)
     }
 
+    /// Sends a request the compositor must reject: an xdg_positioner of size 0x0
+    /// (xdg_positioner.error.invalid_input). The positioner is left alive so the error
+    /// can name it.
+    func sendInvalidRequestForTesting() {
+        guard let wmBase else { return }
+        let positioner = xdg_wm_base_create_positioner(wmBase)
+        xdg_positioner_set_size(positioner, 0, 0)
+        connection.flush()
+    }
+
     /// Throws ``WaylandError/missingGlobal(interface:required:offered:)`` unless the
     /// compositor offers `interface` at a usable version.
     func require(_ interface: String) throws {

@@ -75,6 +75,12 @@ public final class Screens {
 
     func wlOutput(for id: UInt32) -> OpaquePointer? { proxies[id]?.output }
 
+    /// For tests of error handling only: sends a request the compositor must answer
+    /// with a protocol error (an xdg_positioner of size 0x0).
+    public func sendInvalidRequestForTesting() {
+        registry.sendInvalidRequestForTesting()
+    }
+
 
     private func addOutput(id: UInt32, version: UInt32) {
         let (proxy, bound) = registry.bind(registry.globals[id]!, interface: cw_wl_output_interface())

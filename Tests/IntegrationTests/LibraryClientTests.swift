@@ -47,3 +47,39 @@ final class LibraryClientTests: XCTestCase {
         XCTAssertNil(windows[0].failure)
     }
 }
+
+/// A protocol error reaches the application as an error that names the interface, the
+/// object and the code, and stops the windows.
+final class ProtocolErrorTests: XCTestCase {
+    func test_aProtocolErrorNamesInterfaceObjectAndCode() throws {
+        let sway = try Compositor.sway(["800x600@60"])
+        let socket = sway.folder + "/" + sway.environment["WAYLAND_DISPLAY"]!
+        let connection = try Connection(name: socket, log: Log { _, _ in })
+        let screens = Screens(connection: connection)
+        try screens.start()
+        let graphics = try Graphics(connection: connection)
+        let window = try OutputWindow(output: screens.outputs[0], screens: screens, graphics: graphics) { _ in
+            LibraryClientTests.Solid((0, 1, 0))
+        }
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline && window.statistics.frames == 0 { try connection.dispatch(timeout: 0.1) }
+        // An xdg_positioner of size 0x0 is a protocol error (invalid_input = 0).
+        screens.sendInvalidRequestForTesting()
+        var caught: (any Error)?
+        let stop = Date().addingTimeInterval(3)
+        while caught == nil && Date() < stop {
+            do { try connection.dispatch(timeout: 0.1) } catch { caught = error }
+        }
+        guard case let .protocolError(interface, objectID, code, message)? = caught as? WaylandError else {
+            return XCTFail("expected a protocol error, got \(String(describing: caught))")
+        }
+        XCTAssertEqual(interface, "xdg_positioner")
+        XCTAssertGreaterThan(objectID, 1)
+        XCTAssertEqual(code, 0)
+        XCTAssertTrue("\(caught!)".contains("protocol error 0 on xdg_positioner@\(objectID)"), "\(caught!)")
+        XCTAssertTrue(message?.contains("xdg_positioner@\(objectID)") ?? false, "libwayland's text: \(String(describing: message))")
+        // The window's thread stops instead of drawing on a dead connection.
+        window.close()
+        XCTAssertNotNil(window.failure)
+    }
+}
