@@ -1,6 +1,8 @@
 #version 300 es
-// The control view, shown on the primary output: a dark panel with a grid, a clock dial
-// whose hand turns once every 4 seconds, and one tile per output.
+// The control view, shown on the primary output: a dark panel with a grid, a title band,
+// a clock dial whose hand turns once every 4 seconds, and a tile per output. Where
+// things go comes from SceneLayout (u_dial, u_tiles, u_timing.w); the grid and the
+// background reach the picture's edges, the foreground stays in the safe area.
 precision highp float;
 #include "frame.glsl"
 #include "canvas.glsl"
@@ -19,29 +21,35 @@ void main() {
     float grid = max(band(toLine.x, line * 0.5), band(toLine.y, line * 0.5));
     color = mix(color, vec3(0.20, 0.24, 0.32), grid * 0.6);
 
-    if (px.y < h * 0.08) {
+    float bandHeight = u_timing.w;
+    if (px.y < bandHeight) {
         // Title band across the top in the accent colour.
         color = mix(color, u_accent.rgb * 0.55, 0.9);
-    } else if (px.x < u_canvas.z * 0.5) {
-        // Dial: a ring and a hand (its direction comes from the CPU).
-        vec2 d = px - vec2(u_canvas.z * 0.25, h * 0.52);
-        float r = length(d);
-        float radius = h * 0.28;
+    }
+    // A hairline exactly one device pixel high under the band, at any scale: its
+    // centre sits on a pixel centre, so it covers that pixel row and nothing else.
+    color = mix(color, vec3(0.93, 0.94, 0.97), band(px.y - (floor(bandHeight) + 0.5), 0.5));
+
+    // Dial: a ring and a hand (its direction comes from the CPU).
+    vec2 d = px - u_dial.xy;
+    float r = length(d);
+    float radius = u_dial.z;
+    if (r < radius + line * 4.0) {
         color = mix(color, vec3(0.85, 0.88, 0.95), band(r - radius, line * 2.0));
         float along = dot(d, u_motion.xy);
         float across = abs(d.x * u_motion.y - d.y * u_motion.x);
         if (along > 0.0 && along < radius * 0.9)
             color = mix(color, u_accent.rgb, band(across, line * 3.0));
         if (r < line * 6.0) color = mix(color, vec3(0.9), band(r, line * 5.0));
-    } else {
-        // Output tiles: four panels on the right half, the first lit.
-        vec2 tile = (px - vec2(u_canvas.z * 0.55, h * 0.2)) / vec2(u_canvas.z * 0.4, h * 0.64);
-        if (all(greaterThanEqual(tile, vec2(0.0))) && all(lessThan(tile, vec2(1.0)))) {
-            vec2 inside = fract(tile * 2.0);
-            float edge = min(min(inside.x, 1.0 - inside.x), min(inside.y, 1.0 - inside.y));
-            bool lit = tile.x < 0.5 && tile.y < 0.5;
-            if (edge > 0.04) color = lit ? u_accent.rgb * 0.8 : vec3(0.16, 0.19, 0.26);
-        }
+    }
+
+    // Output tiles: a 2 x 2 grid, the first lit.
+    vec2 tile = (px - u_tiles.xy) / u_tiles.zw;
+    if (all(greaterThanEqual(tile, vec2(0.0))) && all(lessThan(tile, vec2(1.0)))) {
+        vec2 inside = fract(tile * 2.0);
+        float edge = min(min(inside.x, 1.0 - inside.x), min(inside.y, 1.0 - inside.y));
+        bool lit = tile.x < 0.5 && tile.y < 0.5;
+        if (edge > 0.04) color = lit ? u_accent.rgb * 0.8 : vec3(0.16, 0.19, 0.26);
     }
     fragColor = vec4(color, 1.0);
 }

@@ -1,7 +1,13 @@
 // The per-frame values every view reads: one uniform buffer per output's context.
+// Positions are in picture pixels from the picture's top left corner (SceneLayout).
 layout(std140) uniform Frame {
     vec4 u_canvas;  // x, y, width, height of the picture in framebuffer pixels
     vec4 u_accent;  // rgb accent colour, a unused
-    vec4 u_timing;  // scene time in seconds, frame index, pixels per point, unused
+    vec4 u_timing;  // scene time in seconds, frame index, pixels per point, title band height
     vec4 u_motion;  // dial hand direction (x, y; y down), unused, unused
+    vec4 u_dial;    // dial centre x, y, radius, unused
+    vec4 u_tiles;   // output tiles x, y, width, height
+    vec4 u_rings;   // rings centre x, y, radius, unused
+    vec4 u_strip;   // pacing strip x, y, width, height
+    vec4 u_safe;    // safe area x, y, width, height (foreground stays inside)
 };

@@ -8,3 +8,5 @@ const struct wl_interface *cw_xdg_wm_base_interface(void) { return &xdg_wm_base_
 const struct wl_interface *cw_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
 const struct wl_interface *cw_wp_presentation_interface(void) { return &wp_presentation_interface; }
 const struct wl_interface *cw_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
+const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
+const struct wl_interface *cw_zwlr_output_manager_v1_interface(void) { return &zwlr_output_manager_v1_interface; }

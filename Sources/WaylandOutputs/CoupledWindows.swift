@@ -112,7 +112,7 @@ public final class CoupledWindows: @unchecked Sendable {
                 try queue.dispatch(timeout: nil)
             }
             let target = RenderTarget.fullscreen(on: output, proposed: surface.acknowledgeConfigure())
-            surface.setBufferScale(target.bufferScale)
+            surface.apply(target.scaling)
             guard let eglWindow = wl_egl_window_create(surface.surface, target.pixelWidth, target.pixelHeight) else {
                 surface.destroy()
                 throw EGLError("wl_egl_window_create", code: EGL_BAD_NATIVE_WINDOW)

@@ -20,7 +20,7 @@ public struct Output: Sendable, Equatable, Identifiable {
     public var transform: OutputTransform
     /// The integer scale from logical points to pixels (wl_output.scale).
     public var scale: Int32
-    /// Every mode the output offers, in the order the compositor announced them.
+    /// Every mode the output offers, lowest to highest (pixels, then refresh).
     public var modes: [OutputMode]
     /// Position and size in the compositor's logical space (xdg-output; without it, the
     /// size derives from the current mode, the transform and the scale).

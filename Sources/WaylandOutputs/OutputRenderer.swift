@@ -13,23 +13,42 @@ public protocol OutputRenderer: AnyObject {
 public struct RenderTarget: Sendable, Equatable {
     /// The output the surface is on, as last described.
     public var output: Output
-    /// Buffer size in pixels: the logical size times the buffer scale.
-    public var pixelWidth: Int32
-    public var pixelHeight: Int32
-    /// wl_surface.set_buffer_scale for this buffer.
-    public var bufferScale: Int32
+    /// The buffer and how the compositor scales it onto the output.
+    public var scaling: SurfaceScaling
 
-    public init(output: Output, pixelWidth: Int32, pixelHeight: Int32, bufferScale: Int32) {
+    /// Buffer size in pixels.
+    public var pixelWidth: Int32 { scaling.bufferWidth }
+    public var pixelHeight: Int32 { scaling.bufferHeight }
+    /// wl_surface.set_buffer_scale for this buffer.
+    public var bufferScale: Int32 { scaling.bufferScale }
+    /// Where the picture goes in the buffer; the rest (bars of a fitted render size) is
+    /// black.
+    public var picture: PixelRect { scaling.picture }
+    /// Buffer pixels per logical point: the scale for line widths and size classes.
+    public var pixelsPerPoint: Double {
+        guard let destination = scaling.destination, destination.width > 0 else { return Double(scaling.bufferScale) }
+        return Double(scaling.bufferWidth) / Double(destination.width)
+    }
+
+    public init(output: Output, scaling: SurfaceScaling) {
         self.output = output
-        self.pixelWidth = pixelWidth
-        self.pixelHeight = pixelHeight
-        self.bufferScale = bufferScale
+        self.scaling = scaling
+    }
+
+    /// A buffer of the given size at buffer scale `bufferScale`, with no viewport.
+    public init(output: Output, pixelWidth: Int32, pixelHeight: Int32, bufferScale: Int32) {
+        self.init(output: output, scaling: SurfaceScaling(
+            bufferWidth: pixelWidth, bufferHeight: pixelHeight, bufferScale: bufferScale,
+            picture: PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), source: nil, destination: nil))
     }
 
     /// The buffer for a fullscreen surface on `output`, given the logical size the last
     /// configure proposed (0 or nil: the compositor leaves it to the client, as sway's
-    /// first configure does; then the output's logical size is used).
-    public static func fullscreen(on output: Output, proposed: (width: Int32, height: Int32)?) -> RenderTarget {
+    /// first configure does; then the output's logical size is used), the fractional
+    /// scale the compositor prefers, and the render size the application asked for.
+    public static func fullscreen(on output: Output, proposed: (width: Int32, height: Int32)?,
+                                  fractionalScale: UInt32? = nil, renderSize: (width: Int32, height: Int32)? = nil,
+                                  scaleMode: ScaleMode = .fit) -> RenderTarget {
         let scale = max(1, output.scale)
         var width = proposed.map(\.width) ?? 0
         var height = proposed.map(\.height) ?? 0
@@ -42,7 +61,11 @@ public struct RenderTarget: Sendable, Equatable {
             width /= scale
             height /= scale
         }
-        return RenderTarget(output: output, pixelWidth: max(1, width * scale),
-                            pixelHeight: max(1, height * scale), bufferScale: scale)
+        // A render size equal to the output's own needs no viewport.
+        var render = renderSize
+        if let size = render, size.width == width * scale, size.height == height * scale { render = nil }
+        return RenderTarget(output: output, scaling: .plan(
+            logicalWidth: max(1, width), logicalHeight: max(1, height), scale: scale,
+            fractionalScale: fractionalScale, renderSize: render, mode: scaleMode))
     }
 }

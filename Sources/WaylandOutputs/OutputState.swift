@@ -130,6 +130,7 @@ public struct OutputState: Sendable {
             output.deriveLogicalSize()
         }
         if output.name.isEmpty { output.name = "wl_output-\(id)" }
+        output.modes.sort(by: OutputMode.lowToHigh)
         guard output != published else { return nil }
         published = output
         return output

@@ -20,13 +20,22 @@ final class OutputSurface: ProxyOwner {
     private(set) var entered: [OpaquePointer] = []
     /// Called on wl_surface.enter with the output entered.
     var onEnter: ((OpaquePointer) -> Void)?
+    /// wp_viewport, made when a buffer first needs scaling by the compositor.
+    private var viewport: OpaquePointer?
+    private let viewporter: OpaquePointer?
+    private let queue: EventQueue
+    /// wp_fractional_scale_v1 and its last preferred_scale (120ths), where offered.
+    private var fractionalScaleObject: OpaquePointer?
+    private(set) var preferredScale: UInt32?
 
     /// Creates the surface objects, asks for fullscreen on `output` and makes the initial
     /// bufferless commit that starts the configure sequence.
     init(queue: EventQueue, compositor: OpaquePointer, wmBase: OpaquePointer, output: OpaquePointer,
-         appID: String, title: String) {
+         appID: String, title: String, viewporter: OpaquePointer? = nil, fractionalScaleManager: OpaquePointer? = nil) {
+        self.queue = queue
         let compositorOnQueue = queue.wrapper(of: compositor)
         let wmBaseOnQueue = queue.wrapper(of: wmBase)
+        self.viewporter = viewporter.map { queue.wrapper(of: $0) }
         surface = wl_compositor_create_surface(compositorOnQueue)
         xdgSurface = xdg_wm_base_get_xdg_surface(wmBaseOnQueue, surface)
         toplevel = xdg_surface_get_toplevel(xdgSurface)
@@ -40,8 +49,39 @@ final class OutputSurface: ProxyOwner {
         xdg_toplevel_set_app_id(toplevel, appID)
         xdg_toplevel_set_title(toplevel, title)
         xdg_toplevel_set_fullscreen(toplevel, output)
+        // Fractional scales need a viewport to scale the buffer back to points.
+        if let fractionalScaleManager, self.viewporter != nil {
+            let managerOnQueue = queue.wrapper(of: fractionalScaleManager)
+            fractionalScaleObject = wp_fractional_scale_manager_v1_get_fractional_scale(managerOnQueue, surface)
+            queue.releaseWrapper(managerOnQueue)
+            wp_fractional_scale_v1_add_listener(fractionalScaleObject, OutputSurface.fractionalListener.pointer, userData)
+        }
         wl_surface_commit(surface)
     }
+
+    /// Sets the buffer scale and the viewport for the next commit.
+    func apply(_ scaling: SurfaceScaling) {
+        wl_surface_set_buffer_scale(surface, scaling.bufferScale)
+        if scaling.needsViewport, viewport == nil, let viewporter {
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+        }
+        guard let viewport else { return }
+        if let destination = scaling.destination {
+            wp_viewport_set_destination(viewport, destination.width, destination.height)
+        } else {
+            wp_viewport_set_destination(viewport, -1, -1)
+        }
+        if let source = scaling.source {
+            wp_viewport_set_source(viewport, wl_fixed_from_double(source.x), wl_fixed_from_double(source.y),
+                                   wl_fixed_from_double(source.width), wl_fixed_from_double(source.height))
+        } else {
+            let unset = wl_fixed_from_int(-1)
+            wp_viewport_set_source(viewport, unset, unset, unset, unset)
+        }
+    }
+
+    /// Whether the compositor can scale buffers (wp_viewporter).
+    var canScale: Bool { viewporter != nil }
 
     /// Asks again for fullscreen on the window's output (xdg_toplevel.set_fullscreen), for
     /// when the compositor has moved the surface elsewhere.
@@ -61,13 +101,12 @@ final class OutputSurface: ProxyOwner {
 
     var hasPendingConfigure: Bool { pendingSerial != nil }
 
-    /// wl_surface.set_buffer_scale: applies with the next commit.
-    func setBufferScale(_ scale: Int32) {
-        wl_surface_set_buffer_scale(surface, scale)
-    }
-
-    /// Destroys in reverse order of creation: toplevel, xdg_surface, wl_surface.
+    /// Destroys in reverse order of creation: fractional scale and viewport, toplevel,
+    /// xdg_surface, wl_surface.
     func destroy() {
+        if let viewport { wp_viewport_destroy(viewport) }
+        if let fractionalScaleObject { wp_fractional_scale_v1_destroy(fractionalScaleObject) }
+        if let viewporter { queue.releaseWrapper(viewporter) }
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)
         wl_surface_destroy(surface)
@@ -84,6 +123,10 @@ final class OutputSurface: ProxyOwner {
             let surface = owner(data, as: OutputSurface.self)
             surface.entered.removeAll { $0 == output }
         }
+    ))
+
+    private static let fractionalListener = ListenerTable(wp_fractional_scale_v1_listener(
+        preferred_scale: { data, _, scale in owner(data, as: OutputSurface.self).preferredScale = scale }
     ))
 
     private static let xdgSurfaceListener = ListenerTable(xdg_surface_listener(

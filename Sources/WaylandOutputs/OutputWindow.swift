@@ -21,14 +21,22 @@ public final class OutputWindow: @unchecked Sendable {
         public var presentationFeedback: Bool
         /// The most feedback requests left unanswered at once (the oldest is dropped).
         public var outstandingFeedbackLimit: Int
+        /// Draw at this size in pixels instead of the output's, and let the compositor
+        /// scale it (wp_viewporter) as `scaleMode` says. Without wp_viewporter, the
+        /// window draws at the output's size and ``Statistics/renderSizeIgnored`` is set.
+        public var renderSize: (width: Int32, height: Int32)?
+        public var scaleMode: ScaleMode
 
         public init(appID: String = "glout", title: String = "glout", frameLogCapacity: Int? = 4096,
-                    presentationFeedback: Bool = true, outstandingFeedbackLimit: Int = 8) {
+                    presentationFeedback: Bool = true, outstandingFeedbackLimit: Int = 8,
+                    renderSize: (width: Int32, height: Int32)? = nil, scaleMode: ScaleMode = .fit) {
             self.appID = appID
             self.title = title
             self.frameLogCapacity = frameLogCapacity
             self.presentationFeedback = presentationFeedback
             self.outstandingFeedbackLimit = max(1, outstandingFeedbackLimit)
+            self.renderSize = renderSize
+            self.scaleMode = scaleMode
         }
     }
 
@@ -47,6 +55,8 @@ public final class OutputWindow: @unchecked Sendable {
         public var isSuspended = false
         /// Surfaces this window has had (more than one after ``recreateSurface()``).
         public var surfaces: UInt64 = 0
+        /// A render size was asked for but the compositor cannot scale buffers.
+        public var renderSizeIgnored = false
         /// Presentation feedback: frames presented, discarded, requests dropped unanswered,
         /// requests outstanding now and at most.
         public var presented: UInt64 = 0
@@ -93,6 +103,8 @@ public final class OutputWindow: @unchecked Sendable {
     private let wmBase: OpaquePointer
     private let presentation: OpaquePointer?
     private let presentationClock: UInt32
+    private let viewporter: OpaquePointer?
+    private let fractionalScaleManager: OpaquePointer?
     private var thread: RenderThread?
 
     /// Opens the window and starts its render thread. `makeRenderer` runs on that thread
@@ -115,6 +127,8 @@ public final class OutputWindow: @unchecked Sendable {
         compositor = screens.registry.compositor!
         wmBase = screens.registry.wmBase!
         presentation = options.presentationFeedback ? screens.registry.presentation : nil
+        viewporter = screens.registry.viewporter
+        fractionalScaleManager = screens.registry.fractionalScaleManager
         presentationClock = screens.registry.presentationClock
         thread = try RenderThread(name: "glout \(output.name)") { [self] in
             run(makeRenderer: makeRenderer)
@@ -229,8 +243,18 @@ public final class OutputWindow: @unchecked Sendable {
             state.statistics.surfaces += 1
         }
         let surface = OutputSurface(queue: queue, compositor: compositor, wmBase: wmBase, output: wlOutput,
-                                    appID: options.appID, title: "\(options.title) — \(output.name)")
+                                    appID: options.appID, title: "\(options.title) — \(output.name)",
+                                    viewporter: viewporter, fractionalScaleManager: fractionalScaleManager)
         defer { surface.destroy() }
+        // Without wp_viewporter the compositor cannot scale a render size: draw the output's.
+        let renderSize = surface.canScale ? options.renderSize : nil
+        if options.renderSize != nil && renderSize == nil {
+            shared.withLock { $0.statistics.renderSizeIgnored = true }
+        }
+        func plan(_ proposed: (width: Int32, height: Int32)?) -> RenderTarget {
+            RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
+                                    renderSize: renderSize, scaleMode: options.scaleMode)
+        }
         // Compositors move windows when outputs come and go (sway moves a removed
         // output's workspace to another one): ask for this output again, and warn when
         // the compositor keeps the surface elsewhere.
@@ -254,8 +278,8 @@ public final class OutputWindow: @unchecked Sendable {
             try queue.dispatch(timeout: nil)
             connection.forwardMainQueueEvents()
         }
-        var target = RenderTarget.fullscreen(on: output, proposed: surface.acknowledgeConfigure())
-        surface.setBufferScale(target.bufferScale)
+        var target = plan(surface.acknowledgeConfigure())
+        surface.apply(target.scaling)
         guard let eglWindow = wl_egl_window_create(surface.surface, target.pixelWidth, target.pixelHeight) else {
             throw EGLError("wl_egl_window_create", code: EGL_BAD_NATIVE_WINDOW)
         }
@@ -296,12 +320,12 @@ public final class OutputWindow: @unchecked Sendable {
                 proposed = acknowledged
                 link.requestRedraw()
             }
-            let wanted = RenderTarget.fullscreen(on: output, proposed: proposed)
+            let wanted = plan(proposed)
             if wanted != target {
                 if wanted.pixelWidth != target.pixelWidth || wanted.pixelHeight != target.pixelHeight {
                     wl_egl_window_resize(eglWindow, wanted.pixelWidth, wanted.pixelHeight, 0, 0)
                 }
-                if wanted.bufferScale != target.bufferScale { surface.setBufferScale(wanted.bufferScale) }
+                if wanted.scaling != target.scaling { surface.apply(wanted.scaling) }
                 target = wanted
                 link.requestRedraw()
             }

@@ -23,6 +23,7 @@ final class Registry: ProxyOwner {
     /// The clock wp_presentation timestamps use (wp_presentation.clock_id).
     private(set) var presentationClock: UInt32 = 1
     private(set) var viewporter: OpaquePointer?
+    private(set) var fractionalScaleManager: OpaquePointer?
 
     /// A wl_output global appeared (name, offered version).
     var outputAdded: ((UInt32, UInt32) -> Void)?
@@ -33,6 +34,7 @@ final class Registry: ProxyOwner {
     static let highestVersions: [String: UInt32] = [
         "wl_compositor": 4, "wl_output": 4, "wl_seat": 7, "xdg_wm_base": 5,
         "zxdg_output_manager_v1": 3, "wp_presentation": 1, "wp_viewporter": 1,
+        "wp_fractional_scale_manager_v1": 1, "zwlr_output_manager_v1": 2,
     ]
     /// Versions below which a global is useless to this library.
     static let lowestVersions: [String: UInt32] = [
@@ -52,7 +54,7 @@ final class Registry: ProxyOwner {
     }
 
     deinit {
-        for proxy in [compositor, wmBase, xdgOutputManager, presentation, viewporter] {
+        for proxy in [compositor, wmBase, xdgOutputManager, presentation, viewporter, fractionalScaleManager] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -73,6 +75,13 @@ final class Registry: ProxyOwner {
         let positioner = xdg_wm_base_create_positioner(wmBase)
         xdg_positioner_set_size(positioner, 0, 0)
         connection.flush()
+    }
+
+    /// Binds zwlr_output_manager_v1 (on demand: binding makes the compositor describe every
+    /// head), or nil when the compositor does not offer it.
+    func bindOutputManager() -> OpaquePointer? {
+        guard let global = globals.values.first(where: { $0.interface == "zwlr_output_manager_v1" }) else { return nil }
+        return bind(global, interface: cw_zwlr_output_manager_v1_interface()).0
     }
 
     /// Throws ``WaylandError/missingGlobal(interface:required:offered:)`` unless the
@@ -102,6 +111,8 @@ final class Registry: ProxyOwner {
             wp_presentation_add_listener(presentation, Registry.presentationListener.pointer, userData)
         case "wp_viewporter" where viewporter == nil:
             viewporter = bind(global, interface: cw_wp_viewporter_interface()).0
+        case "wp_fractional_scale_manager_v1" where fractionalScaleManager == nil:
+            fractionalScaleManager = bind(global, interface: cw_wp_fractional_scale_manager_v1_interface()).0
         case "wl_output":
             if global.version >= lowest {
                 outputAdded?(global.name, global.version)

@@ -34,6 +34,7 @@ public final class Screens {
     }
 
     deinit {
+        management = nil
         for proxy in proxies.values { proxy.destroy() }
     }
 
@@ -69,6 +70,18 @@ public final class Screens {
     public func offers(_ interface: String) -> Bool {
         registry.globals.values.contains { $0.interface == interface }
     }
+
+    /// The compositor's output configuration (wlr-output-management), bound on first use.
+    /// Throws ``OutputManagementError/unavailable`` where the compositor lacks it.
+    public func outputManagement() throws -> OutputManagement {
+        if let management { return management }
+        guard let manager = registry.bindOutputManager() else { throw OutputManagementError.unavailable }
+        let management = try OutputManagement(connection: connection, manager: manager)
+        self.management = management
+        return management
+    }
+
+    private var management: OutputManagement?
 
     /// When the compositor announced the output's wl_output global (MonotonicClock ns).
     public func announcementTime(of id: UInt32) -> UInt64? { registry.announced[id] }

@@ -17,6 +17,8 @@ struct OutputsOptions: Equatable, Sendable {
     var duration: Double?
 }
 
+import WaylandOutputs
+
 /// What glout draws.
 enum SceneKind: String, Sendable, CaseIterable {
     /// The control and content views.
@@ -51,11 +53,30 @@ struct RunOptions: Equatable, Sendable {
     /// Milliseconds of extra work added to every frame of the named outputs.
     var stalls: [String: Double] = [:]
     /// Preferred frames per second (DisplayLinkSettings.preferredFramesPerSecond), per
-    /// output name; the entry "" applies to every output not named.
+    /// output name; the entry "" applies to every output not named. The same holds for
+    /// the per-output maps below.
     var framesPerSecond: [String: Double] = [:]
+    /// Render resolution per output (--mode), fitted to the output by `scaleMode`.
+    var renderModes: [String: ModeRequest] = [:]
+    var scaleMode = ScaleMode.fit
+    /// --allow-custom: a --mode size the output does not list is drawn anyway.
+    var allowCustom = false
+    /// Real mode switches (--set-mode), by output name.
+    var setModes: [String: ModeRequest] = [:]
+    var overscan: [String: Overscan] = [:]
+    /// Safe-area insets in points.
+    var safeAreas: [String: Insets] = [:]
 
     /// The preferred rate for an output, if any.
     func framesPerSecond(for name: String) -> Double? { framesPerSecond[name] ?? framesPerSecond[""] }
+
+    /// The overscan and safe area of an output.
+    func framing(for name: String) -> OutputFraming {
+        OutputFraming(overscan: overscan[name] ?? overscan[""] ?? .none, safeArea: safeAreas[name] ?? safeAreas[""] ?? .zero)
+    }
+
+    /// The render mode asked for an output, if any.
+    func renderMode(for name: String) -> ModeRequest? { renderModes[name] ?? renderModes[""] }
 }
 
 struct BenchOptions: Equatable, Sendable {
@@ -68,12 +89,19 @@ struct BenchOptions: Equatable, Sendable {
     var compare = false
 }
 
+struct SnapshotOptions: Equatable, Sendable {
+    /// The scene options (--frozen and the rest) as run takes them.
+    var run = RunOptions()
+    var directory: String
+}
+
 enum Command: Equatable, Sendable {
     case help(topic: String?)
     case version
     case outputs(OutputsOptions)
     case run(RunOptions)
     case bench(BenchOptions)
+    case snapshot(SnapshotOptions)
 }
 
 /// A mistake on the command line; glout prints it with a hint and exits with status 2.
@@ -85,7 +113,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 enum Arguments {
-    static let commands = ["run", "outputs", "bench"]
+    static let commands = ["run", "outputs", "bench", "snapshot"]
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -108,6 +136,8 @@ enum Arguments {
             return try parseRun(Array(arguments.dropFirst()), command: "run")
         case "bench":
             return try parseBench(Array(arguments.dropFirst()))
+        case "snapshot":
+            return try parseSnapshot(Array(arguments.dropFirst()))
         default:
             if first.hasPrefix("-") { return try parseRun(arguments, command: "run") }
             throw UsageError(message: "unknown command '\(first)': the commands are \(commands.joined(separator: ", "))")
@@ -176,6 +206,21 @@ enum Arguments {
         return .bench(options)
     }
 
+    private static func parseSnapshot(_ arguments: [String]) throws(UsageError) -> Command {
+        var run = RunOptions()
+        var directory: String?
+        var reader = OptionReader(arguments, command: "snapshot")
+        while let option = try reader.next() {
+            switch option {
+            case "--help", "-h": try reader.flag(option); return .help(topic: "snapshot")
+            case "--out": directory = try reader.path(for: option)
+            default: try parseSceneOption(option, into: &run, reader: &reader)
+            }
+        }
+        guard let directory else { throw reader.error("snapshot needs --out DIR") }
+        return .snapshot(SnapshotOptions(run: run, directory: directory))
+    }
+
     /// The options run and bench share.
     private static func parseSceneOption(_ option: String, into options: inout RunOptions,
                                          reader: inout OptionReader) throws(UsageError) {
@@ -202,6 +247,34 @@ enum Arguments {
             case "--fps":
                 let (name, rate) = try reader.rate(for: option)
                 options.framesPerSecond[name] = rate
+            case "--mode":
+                let (name, value) = try reader.perOutput(for: option)
+                guard let request = ModeRequest(value) else {
+                    throw reader.error("--mode needs preferred, current, highest, lowest or WxH[@HZ], not '\(value)'")
+                }
+                options.renderModes[name] = request
+            case "--scale-mode":
+                let value = try reader.value(for: option)
+                guard let mode = ScaleMode(rawValue: value) else {
+                    throw reader.error("--scale-mode must be fit, fill or stretch, not '\(value)'")
+                }
+                options.scaleMode = mode
+            case "--allow-custom": try reader.flag(option); options.allowCustom = true
+            case "--set-mode":
+                let (name, value) = try reader.perOutput(for: option)
+                guard !name.isEmpty, let request = ModeRequest(value), case .size = request else {
+                    throw reader.error("--set-mode needs NAME=WxH[@HZ], not '\(name.isEmpty ? value : name + "=" + value)'")
+                }
+                options.setModes[name] = request
+            case "--overscan":
+                let (name, value) = try reader.perOutput(for: option)
+                options.overscan[name] = try reader.overscan(value)
+            case "--safe-area":
+                let (name, value) = try reader.perOutput(for: option)
+                guard let insets = OptionReader.insets(value), [insets.top, insets.right, insets.bottom, insets.left].allSatisfy({ $0 <= 10_000 }) else {
+                    throw reader.error("--safe-area needs [NAME=]T,R,B,L in points (0 or more), not '\(value)'")
+                }
+                options.safeAreas[name] = insets
             default: throw reader.unknown(option)
             }
     }
@@ -301,6 +374,46 @@ struct OptionReader {
         guard parts.count == 1 || !name.isEmpty, let rate = Double(parts.last!), rate.isFinite, rate > 0, rate <= 1000
         else { throw error("\(option) needs [NAME=]FPS (frames per second, above 0 and at most 1000), not '\(value)'") }
         return (name, rate)
+    }
+
+    /// [NAME=]VALUE: the output name ("" for every output) and the value.
+    mutating func perOutput(for option: String) throws(UsageError) -> (String, String) {
+        let value = try value(for: option)
+        guard let eq = value.firstIndex(of: "=") else { return ("", value) }
+        let name = String(value[..<eq]), rest = String(value[value.index(after: eq)...])
+        guard !name.isEmpty, !rest.isEmpty else { throw error("\(option) needs [NAME=]VALUE, not '\(value)'") }
+        return (name, rest)
+    }
+
+    /// none | scale[:PCT] | inset[:T,R,B,L] (or one percentage for every edge).
+    func overscan(_ value: String) throws(UsageError) -> Overscan {
+        let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+        switch parts.first {
+        case "none" where parts.count == 1:
+            return .none
+        case "scale":
+            guard parts.count == 1 else {
+                guard let percent = Double(parts[1]), percent >= 0, percent < 100 else { break }
+                return .scale(percent: percent)
+            }
+            return .scale(percent: 10)
+        case "inset":
+            guard parts.count == 2 else { return .inset(Insets(all: 5)) }
+            if let all = Double(parts[1]), all >= 0, all < 50 { return .inset(Insets(all: all)) }
+            if let insets = OptionReader.insets(parts[1]), insets.left + insets.right < 100, insets.top + insets.bottom < 100 {
+                return .inset(insets)
+            }
+        default:
+            break
+        }
+        throw error("--overscan needs [NAME=]none, scale[:PCT] or inset[:T,R,B,L] (percent), not '\(value)'")
+    }
+
+    /// T,R,B,L as four numbers, 0 or more.
+    static func insets(_ text: String) -> Insets? {
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard values.count == 4, values.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 }) else { return nil }
+        return Insets(top: values[0]!, right: values[1]!, bottom: values[2]!, left: values[3]!)
     }
 
     func unknown(_ option: String) -> UsageError {

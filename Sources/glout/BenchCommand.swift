@@ -20,6 +20,8 @@ final class BenchCommand {
         let jsonFile = try options.json.map { try ReportFile(path: $0, option: "--json") }
         let plotFile = try options.plot.map { try ReportFile(path: $0, option: "--plot") }
         let session = try Session(options: options.run, log: log)
+        try session.applyModeSwitches()
+        defer { session.restoreModes() }
         guard !session.chosenOutputs.isEmpty else { throw GloutError("there are no outputs to measure") }
         log.info("bench on \(session.graphics.renderer): " + session.chosenOutputs.map(Session.describe).joined(separator: "; "))
 
@@ -78,7 +80,8 @@ final class BenchCommand {
             for output in outputs {
                 let window = try OutputWindow(
                     output: output, screens: session.screens, graphics: session.graphics,
-                    options: .init(frameLogCapacity: nil), makeRenderer: session.makeRenderer(for: output))
+                    options: session.windowOptions(for: output, frameLogCapacity: nil),
+                    makeRenderer: session.makeRenderer(for: output))
                 window.displayLinkSettings = session.linkSettings(for: output)
                 windows[output.id] = window
             }

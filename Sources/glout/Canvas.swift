@@ -13,6 +13,14 @@ struct Canvas {
     let height: Int
     private(set) var pixels: [UInt8]
 
+    /// A picture from RGBA rows, top row first.
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4)
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
     init(width: Int, height: Int, background: Color) {
         self.width = width
         self.height = height

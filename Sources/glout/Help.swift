@@ -7,6 +7,7 @@ enum Help {
         case "outputs": outputs
         case "run": run
         case "bench": bench
+        case "snapshot": snapshot
         default: overview
         }
     }
@@ -20,6 +21,7 @@ enum Help {
       run        fill every output with a fullscreen GLES picture (the default)
       outputs    list the outputs as the compositor describes them
       bench      measure the frame pacing of every output
+      snapshot   write one frame per output as a PNG, drawn offscreen
       help CMD   show the options of CMD
 
     Options:
@@ -89,7 +91,41 @@ enum Help {
                           rate is closest to N (repeatable; coupled pacing ignores it)
       --stall NAME=MS     add MS milliseconds of work to every frame of output NAME
                           (repeatable); the other outputs must not slow down
+      --mode [NAME=]M     draw at mode M of the output (preferred, current, highest,
+                          lowest or WxH[@HZ]) and let the compositor scale it to the
+                          output (wp_viewporter); a size the output does not list
+                          is an error unless --allow-custom
+      --scale-mode fit|fill|stretch
+                          how a --mode of another shape fits the output: fit (the
+                          default) keeps the aspect with black bars, fill crops,
+                          stretch distorts
+      --allow-custom      accept --mode sizes the output does not list
+      --set-mode NAME=WxH[@HZ]
+                          switch the output to that mode (wlr-output-management)
+                          while glout runs and put the original back when it ends
+                          (also after SIGINT, SIGTERM or an error); where the
+                          compositor cannot, draw at that size as --mode does
+      --overscan [NAME=]none|scale[:PCT]|inset[:T,R,B,L]
+                          compensate a TV's overscan: scale shrinks the picture by
+                          PCT percent (10) with black around it; inset keeps the
+                          background to the edges and the foreground inside insets
+                          in percent (5 on every edge)
+      --safe-area [NAME=]T,R,B,L
+                          keep the foreground this many points from each edge
       --shaders DIR       load the GLSL files from DIR instead of the built-in ones
+    """
+
+    static let snapshot = """
+    Usage: glout snapshot --out DIR [OPTIONS]
+
+    Draws one frame per output offscreen, exactly the pixels glout would present on
+    that output (same size, scale, layout and options), and writes DIR/NAME.png.
+    Use --frozen T for a given moment (default: scene time 0).
+
+    Options:
+      --out DIR           the folder for the PNG files (made if missing)
+    \(sceneOptions)
+      -h, --help          show this help
     """
 
     static let bench = """

@@ -38,6 +38,7 @@ final class RunCommand {
         var endedBy = "error"
         var failure: GloutError?
         do {
+            try session.applyModeSwitches()
             updateRoles(session)
             for output in session.chosenOutputs {
                 try openWindow(on: output, session: session)
@@ -49,6 +50,7 @@ final class RunCommand {
         }
         let duration = Double(MonotonicClock.now() - started) / 1e9
         let statistics = closeWindows()
+        session.restoreModes()
         if let statsFile {
             try statsFile.write(RunStatistics(layout: options.layout.rawValue, duration_s: duration, outputs: statistics,
                                               ended_by: endedBy, error: failure?.message))
@@ -131,6 +133,7 @@ final class RunCommand {
     private func openWindow(on output: Output, session: Session) throws {
         log.info("output \(Session.describe(output)), \(output.name == role.current ? "primary" : "secondary")")
         let window = try OutputWindow(output: output, screens: session.screens, graphics: session.graphics,
+                                      options: session.windowOptions(for: output),
                                       makeRenderer: session.makeRenderer(for: output))
         window.displayLinkSettings = session.linkSettings(for: output)
         windows[output.id] = Window(window: window, name: output.name,

@@ -12,6 +12,7 @@ final class Scene: Sendable {
         /// Pixel size of the primary's picture: what mirror letterboxes onto every output.
         var primaryPixelWidth: Int32 = 16
         var primaryPixelHeight: Int32 = 9
+        var primaryPixelsPerPoint: Double = 1
         var accent: (Float, Float, Float) = (0.95, 0.55, 0.15)
         /// Scene time for every frame when set.
         var frozen: Double?
@@ -20,7 +21,7 @@ final class Scene: Sendable {
 
         static func == (a: State, b: State) -> Bool {
             a.layout == b.layout && a.primary == b.primary && a.primaryPixelWidth == b.primaryPixelWidth
-                && a.primaryPixelHeight == b.primaryPixelHeight && a.accent == b.accent && a.frozen == b.frozen
+                && a.primaryPixelHeight == b.primaryPixelHeight && a.primaryPixelsPerPoint == b.primaryPixelsPerPoint && a.accent == b.accent && a.frozen == b.frozen
                 && a.start == b.start
         }
 
@@ -45,6 +46,7 @@ final class Scene: Sendable {
             if let output, output.pixelWidth > 0, output.pixelHeight > 0 {
                 state.primaryPixelWidth = output.pixelWidth
                 state.primaryPixelHeight = output.pixelHeight
+                state.primaryPixelsPerPoint = Double(max(1, output.scale))
             }
         }
     }

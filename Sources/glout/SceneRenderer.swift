@@ -22,42 +22,54 @@ enum SceneView: Sendable, Equatable {
     case content
 }
 
+/// How one output's picture is placed: what overscan and safe area it has.
+struct OutputFraming: Equatable, Sendable {
+    var overscan: Overscan = .none
+    /// Extra insets in points (--safe-area).
+    var safeArea: Insets = .zero
+}
+
 /// Draws one output's picture: the control or the content view, full size or
-/// letterboxed (mirror). Runs on the output's render thread.
+/// letterboxed (mirror), laid out by ``SceneLayout``. Runs on the output's render thread.
 ///
-/// llvmpipe shades every pixel on the CPU, so the parts of a view that do not move are
-/// drawn once into a framebuffer object and copied each frame; only the regions that
-/// move (``dynamicRegions(of:canvas:)``) are shaded again.
+/// llvmpipe shades every pixel on the CPU, so a view is drawn whole into a layer (an
+/// RGBA8 texture) only when its layout or colours change; each frame shades again just
+/// the regions that move (``SceneLayout/dynamicRegions(of:)``) into the layer, and copies
+/// the layer to the output.
 final class SceneRenderer: OutputRenderer {
     private let scene: Scene
     private let programs: ScenePrograms
+    private let framing: OutputFraming
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stallMicroseconds: UInt32
     private var vertexArray: GLuint = 0
     private var uniformBuffer: GLuint = 0
-    /// The `Frame` uniform block: canvas, accent, timing, motion (std140, 4 x vec4).
-    private var uniforms = [Float](repeating: 0, count: 16)
-    /// The still parts of the picture, and what they were drawn for.
+    /// The `Frame` uniform block (std140, 9 x vec4; see shaders/frame.glsl).
+    private var uniforms = [Float](repeating: 0, count: 36)
+    /// The layer: the picture, kept between frames, and what it was drawn whole for.
     private var stillFramebuffer: GLuint = 0
     private var stillTexture: GLuint = 0
     private var stillSize: (Int32, Int32) = (0, 0)
     private var stillKey: StillKey?
+    private var regions: [PixelRect] = []
+    /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
+    var outputFramebuffer: GLuint = 0
 
     /// Everything the still picture depends on.
     private struct StillKey: Equatable {
         var view: SceneView
-        var canvas: PixelRect
+        var layout: SceneLayout
         var width: Int32
         var height: Int32
-        var scale: Int32
         var accent: [Float]
         var frozen: Double?
     }
 
-    init(scene: Scene, programs: ScenePrograms, stallMilliseconds: Double = 0) {
+    init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), stallMilliseconds: Double = 0) {
         self.scene = scene
         self.programs = programs
+        self.framing = framing
         stallMicroseconds = UInt32(stallMilliseconds * 1000)
         glGenVertexArrays(1, &vertexArray)
         glGenBuffers(1, &uniformBuffer)
@@ -74,89 +86,72 @@ final class SceneRenderer: OutputRenderer {
         glDeleteVertexArrays(1, &vertexArray)
     }
 
-    /// Which view and where, for this output and this state.
-    static func placement(of output: Output, width: Int32, height: Int32,
-                          state: Scene.State) -> (view: SceneView, canvas: PixelRect) {
-        let full = PixelRect(x: 0, y: 0, width: width, height: height)
+    /// Which view an output shows, and its layout in the target.
+    static func placement(of output: Output, target: RenderTarget, state: Scene.State,
+                          framing: OutputFraming = OutputFraming()) -> (view: SceneView, layout: SceneLayout) {
         switch state.layout {
         case .independent:
-            return (output.name == state.primary ? .control : .content, full)
+            let view: SceneView = output.name == state.primary ? .control : .content
+            return (view, .make(area: target.picture, pixelsPerPoint: target.pixelsPerPoint,
+                                overscan: framing.overscan, safeArea: framing.safeArea))
         case .mirror:
-            let canvas = Layout.aspectFit(contentWidth: state.primaryPixelWidth, contentHeight: state.primaryPixelHeight,
-                                          intoWidth: width, height: height)
-            return (.control, canvas)
-        }
-    }
-
-    /// The parts of a view that change from frame to frame, in framebuffer pixels (top
-    /// left origin). The shaders keep everything outside them still; keep the two in step.
-    static func dynamicRegions(of view: SceneView, canvas: PixelRect) -> [PixelRect] {
-        let w = Double(canvas.width), h = Double(canvas.height)
-        func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PixelRect {
-            let left = max(0, Int32((x).rounded(.down))), top = max(0, Int32((y).rounded(.down)))
-            let right = min(canvas.width, Int32((x + width).rounded(.up)))
-            let bottom = min(canvas.height, Int32((y + height).rounded(.up)))
-            return PixelRect(x: canvas.x + left, y: canvas.y + top, width: max(0, right - left), height: max(0, bottom - top))
-        }
-        switch view {
-        case .control:
-            // control.frag: the dial, centred at (0.25 w, 0.52 h) with radius 0.28 h.
-            return [rect(0.25 * w - 0.3 * h, 0.22 * h, 0.6 * h, 0.6 * h)]
-        case .content:
-            // content.frag: the rings within 0.3 h of the centre, and the pacing strip
-            // along the bottom tenth.
-            return [rect(0.5 * w - 0.3 * h, 0.2 * h, 0.6 * h, 0.6 * h), rect(0, 0.9 * h - 1, w, 0.1 * h + 1)]
+            // The primary's picture, laid out as on the primary, letterboxed here.
+            let primary = (width: state.primaryPixelWidth, height: state.primaryPixelHeight)
+            let classSize = (Double(state.primaryPixelWidth) / state.primaryPixelsPerPoint,
+                             Double(state.primaryPixelHeight) / state.primaryPixelsPerPoint)
+            return (.control, .make(area: target.picture, aspect: primary, pixelsPerPoint: target.pixelsPerPoint,
+                                    classSize: classSize, overscan: framing.overscan, safeArea: framing.safeArea))
         }
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         if stallMicroseconds > 0 { usleep(stallMicroseconds) }
         let state = scene.snapshot
-        let (view, canvas) = SceneRenderer.placement(of: target.output, width: target.pixelWidth,
-                                                     height: target.pixelHeight, state: state)
+        let (view, layout) = SceneRenderer.placement(of: target.output, target: target, state: state, framing: framing)
         let program = view == .control ? programs.control : programs.content
-        setUniforms(frame: frame, target: target, canvas: canvas, state: state)
-        glUseProgram(program)
+        setUniforms(frame: frame, target: target, layout: layout, state: state)
         glBindVertexArray(vertexArray)
 
-        let key = StillKey(view: view, canvas: canvas, width: target.pixelWidth, height: target.pixelHeight,
-                           scale: target.bufferScale, accent: [state.accent.0, state.accent.1, state.accent.2],
-                           frozen: state.frozen)
+        let key = StillKey(view: view, layout: layout, width: target.pixelWidth, height: target.pixelHeight,
+                           accent: [state.accent.0, state.accent.1, state.accent.2], frozen: state.frozen)
         if key != stillKey {
             // Draw the whole picture once into the still framebuffer.
             prepareStill(width: target.pixelWidth, height: target.pixelHeight)
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
-            drawWhole(canvas: canvas, target: target)
+            glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+            glClearColor(0, 0, 0, 1)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            glUseProgram(program)
+            setViewport(layout.canvas, target: target)
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
             stillKey = key
+            regions = layout.dynamicRegions(of: view).filter { $0.width > 0 && $0.height > 0 }
         }
-        // Copy the still layer pixel for pixel with texelFetch. (glBlitFramebuffer to the
-        // window came out upside down on llvmpipe after a resize.)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
-        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
-        glUseProgram(programs.still)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), stillTexture)
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        // Shade the moving regions again, into the layer: every pixel of a frame is made
+        // in the same RGBA8 texture, so a snapshot and the window get the same values.
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
         glUseProgram(program)
-        let gl = canvas.flippedY(containerHeight: target.pixelHeight)
-        glViewport(gl.x, gl.y, gl.width, gl.height)
+        setViewport(layout.canvas, target: target)
         glEnable(GLenum(GL_SCISSOR_TEST))
-        for region in SceneRenderer.dynamicRegions(of: view, canvas: canvas) where region.width > 0 && region.height > 0 {
+        for region in regions {
             let flipped = region.flippedY(containerHeight: target.pixelHeight)
             glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         }
         glDisable(GLenum(GL_SCISSOR_TEST))
+        // Copy the layer pixel for pixel with texelFetch. (glBlitFramebuffer to the window
+        // came out upside down on llvmpipe after a resize.)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
+        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glUseProgram(programs.still)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), stillTexture)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
-    /// Black bars, then the view in its canvas, into the bound framebuffer.
-    private func drawWhole(canvas: PixelRect, target: RenderTarget) {
-        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
-        glClearColor(0, 0, 0, 1)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+    private func setViewport(_ canvas: PixelRect, target: RenderTarget) {
         let gl = canvas.flippedY(containerHeight: target.pixelHeight)
         glViewport(gl.x, gl.y, gl.width, gl.height)
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
     /// (Re)allocates the still texture at the target's size.
@@ -171,20 +166,27 @@ final class SceneRenderer: OutputRenderer {
         stillSize = (width, height)
     }
 
-    private func setUniforms(frame: DisplayLinkFrame, target: RenderTarget, canvas: PixelRect, state: Scene.State) {
-        let gl = canvas.flippedY(containerHeight: target.pixelHeight)
+    private func setUniforms(frame: DisplayLinkFrame, target: RenderTarget, layout: SceneLayout, state: Scene.State) {
+        let gl = layout.canvas.flippedY(containerHeight: target.pixelHeight)
         let time = state.time(at: frame.timestamp)
         // A frozen picture is fully deterministic: the pacing bar stands where frame
         // T x 60 would put it.
         let frameIndex = state.frozen.map { ($0 * 60).rounded(.down) } ?? Double(frame.index)
-        uniforms[0] = Float(gl.x); uniforms[1] = Float(gl.y)
-        uniforms[2] = Float(gl.width); uniforms[3] = Float(gl.height)
-        uniforms[4] = state.accent.0; uniforms[5] = state.accent.1; uniforms[6] = state.accent.2; uniforms[7] = 1
-        uniforms[8] = Float(time.truncatingRemainder(dividingBy: 3600)); uniforms[9] = Float(frameIndex)
-        uniforms[10] = Float(target.bufferScale); uniforms[11] = 0
         // The dial's hand turns once every 4 s; y grows downwards in picture pixels.
         let angle = time.truncatingRemainder(dividingBy: 4) / 4 * 2 * Double.pi
-        uniforms[12] = Float(sin(angle)); uniforms[13] = Float(-cos(angle))
+        let safe = layout.safe
+        let values: [Double] = [
+            Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height),
+            Double(state.accent.0), Double(state.accent.1), Double(state.accent.2), 1,
+            time.truncatingRemainder(dividingBy: 3600), frameIndex, target.pixelsPerPoint, layout.bandHeight,
+            sin(angle), -cos(angle), 0, 0,
+            layout.dial.x, layout.dial.y, layout.dial.radius, 0,
+            layout.tiles.x, layout.tiles.y, layout.tiles.width, layout.tiles.height,
+            layout.rings.x, layout.rings.y, layout.rings.radius, 0,
+            layout.strip.x, layout.strip.y, layout.strip.width, layout.strip.height,
+            Double(safe.x - layout.canvas.x), Double(safe.y - layout.canvas.y), Double(safe.width), Double(safe.height),
+        ]
+        for (index, value) in values.enumerated() { uniforms[index] = Float(value) }
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
         glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
@@ -199,7 +201,7 @@ final class TriangleRenderer: OutputRenderer {
     private let stallMicroseconds: UInt32
     private var vertexArray: GLuint = 0
     private var uniformBuffer: GLuint = 0
-    private var uniforms = [Float](repeating: 0, count: 16)
+    private var uniforms = [Float](repeating: 0, count: 36)
 
     init(scene: Scene, program: GLuint, stallMilliseconds: Double = 0) {
         self.scene = scene
@@ -220,6 +222,10 @@ final class TriangleRenderer: OutputRenderer {
         if stallMicroseconds > 0 { usleep(stallMicroseconds) }
         let state = scene.snapshot
         glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        let picture = target.picture.flippedY(containerHeight: target.pixelHeight)
+        glViewport(picture.x, picture.y, picture.width, picture.height)
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         uniforms[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))

@@ -31,10 +31,19 @@ final class Session {
              try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "still.frag", library: library)]
         }
+        // Every per-output option must name an output that exists.
+        let named = Set(options.renderModes.keys).union(options.setModes.keys).union(options.overscan.keys)
+            .union(options.safeAreas.keys).subtracting([""])
+        for name in named.sorted() where screens.output(named: name) == nil {
+            throw UsageError(message: "no output named \(name); the outputs are "
+                             + screens.outputs.map(\.name).joined(separator: ", "), command: "run")
+        }
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
                                  triangle: shaderPrograms[2].program, still: shaderPrograms[3].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
         scene.setPrimary(primary)
+        // A --mode the outputs cannot show is a usage error now, not when a window opens.
+        for output in screens.outputs { _ = try renderSize(for: output) }
     }
 
     deinit {
@@ -53,13 +62,77 @@ final class Session {
     /// The primary among the outputs glout drives.
     var primary: Output? { ScreenOrder.primary(of: chosenOutputs, preferred: options.primary) }
 
-    /// A renderer for `output`, with its --stall.
+    /// Outputs whose mode switch (--set-mode) the compositor refused: drawn at that
+    /// size and scaled by the compositor instead.
+    private(set) var fallbackModes: [String: ModeRequest] = [:]
+    private var modesChanged = false
+
+    /// Switches the modes asked for with --set-mode (wlr-output-management), waiting
+    /// for each. A mode that cannot be set is drawn at that size instead, with a warning.
+    func applyModeSwitches() throws {
+        guard !options.setModes.isEmpty else { return }
+        var management: OutputManagement?
+        do {
+            management = try screens.outputManagement()
+        } catch {
+            log.warning("--set-mode: \(error); drawing at the sizes asked for and letting the compositor scale them")
+        }
+        for (name, request) in options.setModes.sorted(by: { $0.key < $1.key }) {
+            guard let output = screens.output(named: name) else { continue }
+            let mode = try request.resolve(in: output, allowCustom: true)
+            do {
+                guard let management else { throw OutputManagementError.unavailable }
+                try management.setMode(mode, on: name, connected: Set(screens.outputs.map(\.name)))
+                modesChanged = true
+                log.info("output \(name): mode set to \(mode); the original comes back when glout ends")
+            } catch {
+                if management != nil {
+                    log.warning("--set-mode \(name)=\(request): \(error); drawing at that size and letting the compositor scale it")
+                }
+                fallbackModes[name] = request
+            }
+        }
+    }
+
+    /// Puts back every mode --set-mode changed. Called however the run ends.
+    func restoreModes() {
+        guard modesChanged, let management = try? screens.outputManagement() else { return }
+        modesChanged = false
+        do {
+            let restored = try management.restore()
+            log.info("restored the original mode of \(restored.joined(separator: ", "))")
+        } catch {
+            log.error("could not restore the original modes: \(error)")
+        }
+    }
+
+    /// The size glout draws at on `output` when --mode (or a refused --set-mode) asks
+    /// for one: the mode's size, turned with the output's transform.
+    func renderSize(for output: Output) throws -> (width: Int32, height: Int32)? {
+        guard let request = fallbackModes[output.name] ?? options.renderMode(for: output.name) else { return nil }
+        let mode: OutputMode
+        do {
+            mode = try request.resolve(in: output, allowCustom: options.allowCustom || fallbackModes[output.name] != nil)
+        } catch {
+            throw UsageError(message: "--mode: \(error); --allow-custom draws at it anyway", command: "run")
+        }
+        return output.transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
+    }
+
+    /// The window options for `output`: its render size and scale mode.
+    func windowOptions(for output: Output, frameLogCapacity: Int? = 4096) throws -> OutputWindow.Options {
+        OutputWindow.Options(frameLogCapacity: frameLogCapacity, renderSize: try renderSize(for: output),
+                             scaleMode: options.scaleMode)
+    }
+
+    /// A renderer for `output`, with its framing and --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
         let scene = scene, programs = programs, kind = options.scene
         let stall = options.stalls[output.name] ?? 0
+        let framing = options.framing(for: output.name)
         return { _ in
             switch kind {
-            case .views: SceneRenderer(scene: scene, programs: programs, stallMilliseconds: stall)
+            case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, stallMilliseconds: stall)
             case .triangle: TriangleRenderer(scene: scene, program: programs.triangle, stallMilliseconds: stall)
             }
         }

@@ -28,6 +28,8 @@ do {
         try RunCommand(options: options, log: log).run()
     case .bench(let options):
         try BenchCommand(options: options, log: log).run()
+    case .snapshot(let options):
+        try SnapshotCommand.run(options, log: log)
     }
 } catch {
     exitFor(error)

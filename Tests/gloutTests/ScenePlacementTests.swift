@@ -3,23 +3,33 @@ import WaylandOutputs
 @testable import glout
 
 final class ScenePlacementTests: XCTestCase {
+    func target(_ output: Output, _ width: Int32, _ height: Int32) -> RenderTarget {
+        RenderTarget(output: output, pixelWidth: width, pixelHeight: height, bufferScale: 1)
+    }
+
     func test_independentGivesThePrimaryTheControlViewAndOthersTheContentView() {
         let state = Scene.State(layout: .independent, primary: "A", start: 0)
         let a = Output(id: 1, name: "A"), b = Output(id: 2, name: "B")
-        XCTAssertEqual(SceneRenderer.placement(of: a, width: 1280, height: 720, state: state).view, .control)
-        let (view, canvas) = SceneRenderer.placement(of: b, width: 800, height: 600, state: state)
+        XCTAssertEqual(SceneRenderer.placement(of: a, target: target(a, 1280, 720), state: state).view, .control)
+        let (view, layout) = SceneRenderer.placement(of: b, target: target(b, 800, 600), state: state)
         XCTAssertEqual(view, .content)
-        XCTAssertEqual(canvas, PixelRect(x: 0, y: 0, width: 800, height: 600))
+        XCTAssertEqual(layout.canvas, PixelRect(x: 0, y: 0, width: 800, height: 600))
     }
 
-    func test_mirrorLetterboxesThePrimaryPictureEverywhere() {
+    func test_mirrorLetterboxesThePrimaryPictureEverywhereWithThePrimarysLayout() {
         var state = Scene.State(layout: .mirror, primary: "A", start: 0)
         state.primaryPixelWidth = 1280
         state.primaryPixelHeight = 720
-        let b = Output(id: 2, name: "B")
-        let (view, canvas) = SceneRenderer.placement(of: b, width: 800, height: 600, state: state)
+        let a = Output(id: 1, name: "A"), b = Output(id: 2, name: "B")
+        let (view, small) = SceneRenderer.placement(of: b, target: target(b, 800, 600), state: state)
         XCTAssertEqual(view, .control)
-        XCTAssertEqual(canvas, PixelRect(x: 0, y: 75, width: 800, height: 450))
+        XCTAssertEqual(small.canvas, PixelRect(x: 0, y: 75, width: 800, height: 450))
+        let large = SceneRenderer.placement(of: a, target: target(a, 1280, 720), state: state).layout
+        // The same picture: every position scales by 800/1280.
+        XCTAssertEqual(small.horizontal, large.horizontal)
+        XCTAssertEqual(small.dial.x, large.dial.x * 0.625, accuracy: 1e-9)
+        XCTAssertEqual(small.dial.radius, large.dial.radius * 0.625, accuracy: 1e-9)
+        XCTAssertEqual(small.tiles.width, large.tiles.width * 0.625, accuracy: 1e-9)
     }
 
     func test_frozenSceneTimeIgnoresTheClock() {
@@ -28,27 +38,83 @@ final class ScenePlacementTests: XCTestCase {
         let running = Scene.State(layout: .independent, start: 1_000_000_000)
         XCTAssertEqual(running.time(at: 3_000_000_000), 2.0)
     }
+}
+
+final class SceneLayoutTests: XCTestCase {
+    let full = PixelRect(x: 0, y: 0, width: 1280, height: 720)
 
     func test_dynamicRegionsStayInsideTheCanvasAndCoverTheMovingParts() {
-        let canvas = PixelRect(x: 0, y: 75, width: 800, height: 450)
+        let layout = SceneLayout.make(area: PixelRect(x: 0, y: 75, width: 800, height: 450))
         for view in [SceneView.control, .content] {
-            for region in SceneRenderer.dynamicRegions(of: view, canvas: canvas) {
-                XCTAssertGreaterThanOrEqual(region.x, canvas.x)
-                XCTAssertGreaterThanOrEqual(region.y, canvas.y)
-                XCTAssertLessThanOrEqual(region.x + region.width, canvas.x + canvas.width)
-                XCTAssertLessThanOrEqual(region.y + region.height, canvas.y + canvas.height)
+            for region in layout.dynamicRegions(of: view) {
+                XCTAssertGreaterThanOrEqual(region.x, layout.canvas.x)
+                XCTAssertGreaterThanOrEqual(region.y, layout.canvas.y)
+                XCTAssertLessThanOrEqual(region.x + region.width, layout.canvas.x + layout.canvas.width)
+                XCTAssertLessThanOrEqual(region.y + region.height, layout.canvas.y + layout.canvas.height)
             }
         }
-        // The dial (centre 0.25 w, 0.52 h, radius 0.28 h) lies inside the control region.
-        let dial = SceneRenderer.dynamicRegions(of: .control, canvas: canvas)[0]
-        let centre = (x: 0.25 * 800.0, y: 75 + 0.52 * 450.0), radius = 0.28 * 450.0
-        XCTAssertLessThanOrEqual(Double(dial.x), centre.x - radius)
-        XCTAssertGreaterThanOrEqual(Double(dial.x + dial.width), centre.x + radius)
-        XCTAssertLessThanOrEqual(Double(dial.y), centre.y - radius)
-        XCTAssertGreaterThanOrEqual(Double(dial.y + dial.height), centre.y + radius)
-        // The pacing strip spans the whole width of the bottom tenth.
-        let strip = SceneRenderer.dynamicRegions(of: .content, canvas: canvas)[1]
+        let dial = layout.dynamicRegions(of: .control)[0]
+        XCTAssertLessThanOrEqual(Double(dial.x), layout.dial.x - layout.dial.radius)
+        XCTAssertGreaterThanOrEqual(Double(dial.x + dial.width), layout.dial.x + layout.dial.radius)
+        XCTAssertLessThanOrEqual(Double(dial.y), 75 + layout.dial.y - layout.dial.radius)
+        XCTAssertGreaterThanOrEqual(Double(dial.y + dial.height), 75 + layout.dial.y + layout.dial.radius)
+        let strip = layout.dynamicRegions(of: .content)[1]
         XCTAssertEqual(strip.width, 800)
         XCTAssertEqual(strip.y + strip.height, 75 + 450)
+    }
+
+    func test_sizeClassesFollowTheLogicalSizeNotTheOrientation() {
+        let landscape = SceneLayout.make(area: full)
+        XCTAssertEqual([landscape.horizontal, landscape.vertical], [.regular, .regular])
+        XCTAssertGreaterThan(landscape.tiles.x, landscape.dial.x, "side by side")
+
+        let portrait = SceneLayout.make(area: PixelRect(x: 0, y: 0, width: 720, height: 1280))
+        XCTAssertEqual([portrait.horizontal, portrait.vertical], [.compact, .regular])
+        XCTAssertGreaterThan(portrait.tiles.y, portrait.dial.y + portrait.dial.radius, "stacked: tiles below the dial")
+        XCTAssertLessThanOrEqual(portrait.dial.x + portrait.dial.radius, 720)
+
+        // 1280x720 pixels at scale 2 is 640x360 points: compact both ways.
+        let small = SceneLayout.make(area: full, pixelsPerPoint: 2)
+        XCTAssertEqual([small.horizontal, small.vertical], [.compact, .compact])
+        // A short wide strip stays side by side.
+        let strip = SceneLayout.make(area: PixelRect(x: 0, y: 0, width: 1920, height: 400))
+        XCTAssertEqual([strip.horizontal, strip.vertical], [.regular, .compact])
+        XCTAssertGreaterThan(strip.tiles.x, strip.dial.x)
+    }
+
+    func test_overscanScaleShrinksThePictureByHalfThePercentageOnEachSide() {
+        let layout = SceneLayout.make(area: full, overscan: .scale(percent: 10))
+        XCTAssertEqual(layout.canvas, PixelRect(x: 64, y: 36, width: 1152, height: 648))
+        XCTAssertEqual(layout.safe, layout.canvas)
+    }
+
+    func test_overscanInsetKeepsTheBackgroundToTheEdgesAndEachEdgeIsItsOwn() {
+        let layout = SceneLayout.make(area: full, overscan: .inset(Insets(top: 10, right: 0, bottom: 5, left: 20)))
+        XCTAssertEqual(layout.canvas, full)
+        XCTAssertEqual(layout.safe, PixelRect(x: 256, y: 72, width: 1024, height: 612))
+        XCTAssertGreaterThanOrEqual(layout.dial.x - layout.dial.radius, 256, "the dial keeps out of the left inset")
+        XCTAssertLessThanOrEqual(layout.tiles.x + layout.tiles.width, 1280)
+    }
+
+    func test_anAsymmetricSafeAreaInPointsMovesTheForegroundOffOneEdgeOnly() {
+        let plain = SceneLayout.make(area: full, pixelsPerPoint: 1)
+        let inset = SceneLayout.make(area: full, pixelsPerPoint: 1, safeArea: Insets(top: 0, right: 0, bottom: 0, left: 200))
+        XCTAssertEqual(inset.safe, PixelRect(x: 200, y: 0, width: 1080, height: 720))
+        XCTAssertGreaterThan(inset.dial.x, plain.dial.x)
+        // Only the left edge moved: the safe area still reaches the other three.
+        XCTAssertEqual(inset.safe.x + inset.safe.width, 1280)
+        XCTAssertEqual([inset.safe.y, inset.safe.height], [0, 720])
+        XCTAssertLessThanOrEqual(inset.tiles.x + inset.tiles.width, 1280)
+        XCTAssertEqual(inset.bandHeight, plain.bandHeight)
+        // Points become pixels at the output's scale.
+        let scaled = SceneLayout.make(area: PixelRect(x: 0, y: 0, width: 2560, height: 1440), pixelsPerPoint: 2,
+                                      safeArea: Insets(top: 10, right: 0, bottom: 0, left: 0))
+        XCTAssertEqual(scaled.safe.y, 20)
+    }
+
+    func test_overscanAndSafeAreaCombine() {
+        let layout = SceneLayout.make(area: full, overscan: .scale(percent: 10), safeArea: Insets(all: 10))
+        XCTAssertEqual(layout.canvas, PixelRect(x: 64, y: 36, width: 1152, height: 648))
+        XCTAssertEqual(layout.safe, PixelRect(x: 74, y: 46, width: 1132, height: 628))
     }
 }

@@ -14,6 +14,8 @@
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "viewporter-client-protocol.h"
+#include "fractional-scale-v1-client-protocol.h"
+#include "wlr-output-management-unstable-v1-client-protocol.h"
 
 // Swift cannot take the address of extern C data (`&wl_output_interface`), so these
 // return the interface descriptions that wl_registry_bind needs.
@@ -24,5 +26,7 @@ const struct wl_interface *cw_xdg_wm_base_interface(void);
 const struct wl_interface *cw_zxdg_output_manager_v1_interface(void);
 const struct wl_interface *cw_wp_presentation_interface(void);
 const struct wl_interface *cw_wp_viewporter_interface(void);
+const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void);
+const struct wl_interface *cw_zwlr_output_manager_v1_interface(void);
 
 #endif

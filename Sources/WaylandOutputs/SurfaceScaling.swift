@@ -1,0 +1,97 @@
+/// How a picture of one size is fitted onto an output of another.
+public enum ScaleMode: String, Sendable, CaseIterable {
+    /// The whole picture, aspect kept, black bars where the shapes differ.
+    case fit
+    /// The output covered, aspect kept, the picture's edges cropped.
+    case fill
+    /// The output covered, the picture distorted to its shape.
+    case stretch
+}
+
+/// The buffer a fullscreen surface needs and what wp_viewporter must do with it, for an
+/// output of a given logical size and scale, and a render size the application may
+/// want instead of the output's own. Pure, so every case is unit-tested.
+public struct SurfaceScaling: Sendable, Equatable {
+    /// The buffer, in pixels.
+    public var bufferWidth: Int32
+    public var bufferHeight: Int32
+    /// wl_surface.set_buffer_scale (1 whenever a viewport scales the buffer).
+    public var bufferScale: Int32
+    /// Where the picture goes in the buffer; outside it the buffer is black (fit).
+    public var picture: PixelRect
+    /// wp_viewport.set_source in buffer pixels (nil: the whole buffer, or no viewport).
+    public var source: (x: Double, y: Double, width: Double, height: Double)?
+    /// wp_viewport.set_destination in logical points (nil: no viewport needed).
+    public var destination: (width: Int32, height: Int32)?
+
+    public static func == (a: SurfaceScaling, b: SurfaceScaling) -> Bool {
+        a.bufferWidth == b.bufferWidth && a.bufferHeight == b.bufferHeight && a.bufferScale == b.bufferScale
+            && a.picture == b.picture && a.source.map { [$0.x, $0.y, $0.width, $0.height] } == b.source.map { [$0.x, $0.y, $0.width, $0.height] }
+            && a.destination.map { [$0.width, $0.height] } == b.destination.map { [$0.width, $0.height] }
+    }
+
+    /// Whether the compositor has to scale the buffer (a wp_viewport is needed).
+    public var needsViewport: Bool { destination != nil }
+
+    /// - Parameters:
+    ///   - logicalWidth, logicalHeight: the surface's size in points (the configure, or
+    ///     the output's logical size).
+    ///   - scale: the integer output scale (wl_output.scale).
+    ///   - fractionalScale: wp_fractional_scale_v1's preferred scale in 120ths, if any.
+    ///   - renderSize: the pixels the application wants to draw, if not the output's.
+    ///   - mode: how a render size of another shape fits the output.
+    public static func plan(logicalWidth: Int32, logicalHeight: Int32, scale: Int32, fractionalScale: UInt32? = nil,
+                            renderSize: (width: Int32, height: Int32)? = nil, mode: ScaleMode = .fit) -> SurfaceScaling {
+        let lw = max(1, logicalWidth), lh = max(1, logicalHeight)
+        guard let render = renderSize, render.width > 0, render.height > 0 else {
+            if let fractional = fractionalScale, fractional > 0, fractional != 120 * UInt32(max(1, scale)) {
+                // Fractional: a buffer of exactly the device pixels, scaled back to points.
+                let w = fractionalPixels(lw, fractional), h = fractionalPixels(lh, fractional)
+                return SurfaceScaling(bufferWidth: w, bufferHeight: h, bufferScale: 1,
+                                      picture: PixelRect(x: 0, y: 0, width: w, height: h),
+                                      source: nil, destination: (lw, lh))
+            }
+            let s = max(1, scale)
+            return SurfaceScaling(bufferWidth: lw * s, bufferHeight: lh * s, bufferScale: s,
+                                  picture: PixelRect(x: 0, y: 0, width: lw * s, height: lh * s),
+                                  source: nil, destination: nil)
+        }
+        let (rw, rh) = (render.width, render.height)
+        let whole = PixelRect(x: 0, y: 0, width: rw, height: rh)
+        switch mode {
+        case .stretch:
+            return SurfaceScaling(bufferWidth: rw, bufferHeight: rh, bufferScale: 1, picture: whole,
+                                  source: nil, destination: (lw, lh))
+        case .fill:
+            // Crop the picture to the output's shape, centred.
+            let wideOutput = Int64(lw) * Int64(rh) >= Int64(lh) * Int64(rw)
+            let sw = wideOutput ? Double(rw) : Double(rh) * Double(lw) / Double(lh)
+            let sh = wideOutput ? Double(rw) * Double(lh) / Double(lw) : Double(rh)
+            return SurfaceScaling(bufferWidth: rw, bufferHeight: rh, bufferScale: 1, picture: whole,
+                                  source: ((Double(rw) - sw) / 2, (Double(rh) - sh) / 2, sw, sh), destination: (lw, lh))
+        case .fit:
+            // Widen (or heighten) the buffer to the output's shape with black bars, so one
+            // uniform scale fills the output: the picture keeps its aspect and its pixels.
+            // The exact shape is rarely a whole number of pixels: the buffer is rounded
+            // up and the viewport's source picks the exact window out of it, so the bars
+            // come out exactly as wide on the output as the shapes say.
+            let wideOutput = Int64(lw) * Int64(rh) >= Int64(lh) * Int64(rw)
+            let exactWidth = wideOutput ? Double(rh) * Double(lw) / Double(lh) : Double(rw)
+            let exactHeight = wideOutput ? Double(rh) : Double(rw) * Double(lh) / Double(lw)
+            let bw = max(rw, Int32(exactWidth.rounded(.up))), bh = max(rh, Int32(exactHeight.rounded(.up)))
+            let picture = PixelRect(x: (bw - rw) / 2, y: (bh - rh) / 2, width: rw, height: rh)
+            // Centre the exact window on the picture.
+            let sx = Double(picture.x) + Double(rw) / 2 - exactWidth / 2
+            let sy = Double(picture.y) + Double(rh) / 2 - exactHeight / 2
+            let exact = Double(bw) == exactWidth && Double(bh) == exactHeight
+            return SurfaceScaling(bufferWidth: bw, bufferHeight: bh, bufferScale: 1, picture: picture,
+                                  source: exact ? nil : (sx, sy, exactWidth, exactHeight), destination: (lw, lh))
+        }
+    }
+
+    /// Points times a wp_fractional_scale_v1 scale (in 120ths), rounded half away from
+    /// zero as the protocol asks.
+    public static func fractionalPixels(_ points: Int32, _ scale120: UInt32) -> Int32 {
+        Int32((Int64(points) * Int64(scale120) + 60) / 120)
+    }
+}

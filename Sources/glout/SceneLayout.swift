@@ -1,0 +1,159 @@
+import WaylandOutputs
+
+/// Insets per edge; what the unit is depends on the option (percent or points).
+struct Insets: Equatable, Sendable {
+    var top: Double, right: Double, bottom: Double, left: Double
+
+    static let zero = Insets(top: 0, right: 0, bottom: 0, left: 0)
+
+    init(top: Double, right: Double, bottom: Double, left: Double) {
+        (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
+    }
+
+    init(all value: Double) { self.init(top: value, right: value, bottom: value, left: value) }
+}
+
+/// How a TV or projector's overscan is compensated on an output.
+enum Overscan: Equatable, Sendable {
+    case none
+    /// The whole picture shrunk by this percentage (half on each side), black around it.
+    case scale(percent: Double)
+    /// The background to the edges, the foreground inside insets given in percent of
+    /// the output's width (left, right) and height (top, bottom).
+    case inset(Insets)
+}
+
+/// Where the parts of a view go on one output, in framebuffer pixels. Pure: the views'
+/// shaders draw what this decides, and the renderer reshades the regions it marks as
+/// moving, so tests can pin every placement.
+///
+/// The layout follows the logical size of the safe area, as compact or regular in each
+/// direction (like phone platforms' size classes), never the orientation: a portrait
+/// output is compact in width and gets a stacked layout.
+struct SceneLayout: Equatable, Sendable {
+    enum SizeClass: Equatable, Sendable { case compact, regular }
+
+    /// The picture (the view's background), top left origin.
+    var canvas: PixelRect
+    /// Where foreground content may go, inside the canvas.
+    var safe: PixelRect
+    var horizontal: SizeClass
+    var vertical: SizeClass
+    /// Control view: the title band's height from the canvas top, the dial (centre and
+    /// radius), the output tiles; content view: the rings and the pacing strip. All in
+    /// canvas pixels from the canvas's top left corner.
+    var bandHeight: Double
+    var dial: (x: Double, y: Double, radius: Double)
+    var tiles: (x: Double, y: Double, width: Double, height: Double)
+    var rings: (x: Double, y: Double, radius: Double)
+    var strip: (x: Double, y: Double, width: Double, height: Double)
+
+    static func == (a: SceneLayout, b: SceneLayout) -> Bool {
+        a.canvas == b.canvas && a.safe == b.safe && a.horizontal == b.horizontal && a.vertical == b.vertical
+            && a.bandHeight == b.bandHeight && [a.dial.x, a.dial.y, a.dial.radius] == [b.dial.x, b.dial.y, b.dial.radius]
+            && [a.tiles.x, a.tiles.y, a.tiles.width, a.tiles.height] == [b.tiles.x, b.tiles.y, b.tiles.width, b.tiles.height]
+            && [a.rings.x, a.rings.y, a.rings.radius] == [b.rings.x, b.rings.y, b.rings.radius]
+            && [a.strip.x, a.strip.y, a.strip.width, a.strip.height] == [b.strip.x, b.strip.y, b.strip.width, b.strip.height]
+    }
+
+    /// Width and height in points from which an axis is regular.
+    static let regularWidth = 768.0
+    static let regularHeight = 560.0
+
+    /// - Parameters:
+    ///   - area: the part of the framebuffer the picture may use (the whole buffer, or
+    ///     the picture rect of a fitted render size), top left origin.
+    ///   - aspect: for mirror, the primary's picture size: the canvas is letterboxed to it.
+    ///   - pixelsPerPoint: buffer pixels per logical point (for safe areas and size classes).
+    ///   - classSize: the logical size that decides the size classes; nil: the safe area's.
+    ///     Mirror passes the primary's, so every output lays out the same picture.
+    ///   - overscan: the output's overscan compensation.
+    ///   - safeArea: extra insets in points.
+    static func make(area: PixelRect, aspect: (width: Int32, height: Int32)? = nil, pixelsPerPoint: Double = 1,
+                     classSize: (width: Double, height: Double)? = nil, overscan: Overscan = .none,
+                     safeArea: Insets = .zero) -> SceneLayout {
+        var canvas = area
+        if let aspect {
+            let fit = Layout.aspectFit(contentWidth: aspect.width, contentHeight: aspect.height,
+                                       intoWidth: area.width, height: area.height)
+            canvas = PixelRect(x: area.x + fit.x, y: area.y + fit.y, width: fit.width, height: fit.height)
+        }
+        var foreground = Insets.zero
+        switch overscan {
+        case .none:
+            break
+        case .scale(let percent):
+            let shrink = Insets(top: Double(canvas.height) * percent / 200, right: Double(canvas.width) * percent / 200,
+                                bottom: Double(canvas.height) * percent / 200, left: Double(canvas.width) * percent / 200)
+            canvas = canvas.inset(by: shrink)
+        case .inset(let percent):
+            foreground = Insets(top: Double(canvas.height) * percent.top / 100, right: Double(canvas.width) * percent.right / 100,
+                                bottom: Double(canvas.height) * percent.bottom / 100, left: Double(canvas.width) * percent.left / 100)
+        }
+        let ppp = max(pixelsPerPoint, 0.01)
+        foreground.top += safeArea.top * ppp
+        foreground.right += safeArea.right * ppp
+        foreground.bottom += safeArea.bottom * ppp
+        foreground.left += safeArea.left * ppp
+        let safe = canvas.inset(by: foreground)
+
+        let points = classSize ?? (Double(safe.width) / ppp, Double(safe.height) / ppp)
+        let horizontal: SizeClass = points.width >= regularWidth ? .regular : .compact
+        let vertical: SizeClass = points.height >= regularHeight ? .regular : .compact
+
+        // Everything below is in canvas pixels, measured from the canvas's top left.
+        let s = (x: Double(safe.x - canvas.x), y: Double(safe.y - canvas.y),
+                 w: Double(safe.width), h: Double(safe.height))
+        let band = s.y + 0.08 * s.h
+        let below = (y: band, h: s.y + s.h - band)
+        var dial: (Double, Double, Double)
+        var tiles: (Double, Double, Double, Double)
+        switch (horizontal, vertical) {
+        case (.regular, _):
+            // Side by side: the dial on the left, the tiles on the right.
+            dial = (s.x + 0.25 * s.w, below.y + 0.48 * below.h, min(0.3 * below.h, 0.22 * s.w))
+            tiles = (s.x + 0.55 * s.w, below.y + 0.13 * below.h, 0.4 * s.w, 0.7 * below.h)
+        case (.compact, .regular):
+            // Stacked: the dial above, the tiles below.
+            dial = (s.x + 0.5 * s.w, below.y + 0.3 * below.h, min(0.38 * s.w, 0.24 * below.h))
+            tiles = (s.x + 0.1 * s.w, below.y + 0.6 * below.h, 0.8 * s.w, 0.34 * below.h)
+        case (.compact, .compact):
+            // Small: the dial in the middle, a strip of tiles along the bottom.
+            dial = (s.x + 0.5 * s.w, below.y + 0.4 * below.h, min(0.3 * s.w, 0.32 * below.h))
+            tiles = (s.x + 0.1 * s.w, below.y + 0.8 * below.h, 0.8 * s.w, 0.16 * below.h)
+        }
+        let rings = (s.x + 0.5 * s.w, s.y + 0.5 * s.h, 0.3 * min(s.w, s.h))
+        let strip = (s.x, s.y + 0.9 * s.h, s.w, 0.1 * s.h)
+        return SceneLayout(canvas: canvas, safe: safe, horizontal: horizontal, vertical: vertical, bandHeight: band,
+                           dial: dial, tiles: tiles, rings: rings, strip: strip)
+    }
+
+    /// The parts of a view that change from frame to frame, in framebuffer pixels (top
+    /// left origin): the dial's hand (control) and the rings and pacing strip (content).
+    /// The shaders keep everything outside them still.
+    func dynamicRegions(of view: SceneView) -> [PixelRect] {
+        func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PixelRect {
+            let left = max(0, Int32(x.rounded(.down)) - 1), top = max(0, Int32(y.rounded(.down)) - 1)
+            let right = min(canvas.width, Int32((x + width).rounded(.up)) + 1)
+            let bottom = min(canvas.height, Int32((y + height).rounded(.up)) + 1)
+            return PixelRect(x: canvas.x + left, y: canvas.y + top, width: max(0, right - left), height: max(0, bottom - top))
+        }
+        switch view {
+        case .control:
+            return [rect(dial.x - dial.radius, dial.y - dial.radius, 2 * dial.radius, 2 * dial.radius)]
+        case .content:
+            return [rect(rings.x - rings.radius, rings.y - rings.radius, 2 * rings.radius, 2 * rings.radius),
+                    rect(strip.x, strip.y, strip.width, strip.height)]
+        }
+    }
+}
+
+extension PixelRect {
+    /// The rectangle shrunk by `insets` pixels on each side (rounded to whole pixels,
+    /// never below zero size).
+    func inset(by insets: Insets) -> PixelRect {
+        let left = Int32(insets.left.rounded()), right = Int32(insets.right.rounded())
+        let top = Int32(insets.top.rounded()), bottom = Int32(insets.bottom.rounded())
+        return PixelRect(x: x + left, y: y + top, width: max(0, width - left - right), height: max(0, height - top - bottom))
+    }
+}

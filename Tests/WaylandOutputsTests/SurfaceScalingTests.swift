@@ -1,0 +1,167 @@
+import XCTest
+@testable import WaylandOutputs
+
+/// Buffer sizes, picture rectangles and viewports for every way a render size can meet
+/// an output.
+final class SurfaceScalingTests: XCTestCase {
+    func test_withoutARenderSizeTheBufferIsTheLogicalSizeTimesTheScale() {
+        let plan = SurfaceScaling.plan(logicalWidth: 640, logicalHeight: 360, scale: 2)
+        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight, plan.bufferScale], [1280, 720, 2])
+        XCTAssertFalse(plan.needsViewport)
+        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 0, width: 1280, height: 720))
+    }
+
+    func test_fitPillarboxes640x480OnA1280x720Output() {
+        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 1,
+                                       renderSize: (640, 480), mode: .fit)
+        // 480 x 16/9 = 853.33: an 854-wide buffer, the picture centred, the exact window
+        // picked by the source, scaled 1.5 times to 1280x720: bars of exactly 160 px.
+        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight, plan.bufferScale], [854, 480, 1])
+        XCTAssertEqual(plan.picture, PixelRect(x: 107, y: 0, width: 640, height: 480))
+        let source = try! XCTUnwrap(plan.source)
+        XCTAssertEqual(source.width, 853.333, accuracy: 0.001)
+        XCTAssertEqual(source.x, 0.3333, accuracy: 0.001)
+        XCTAssertEqual(source.height, 480)
+        let scale = 1280 / source.width
+        XCTAssertEqual((Double(plan.picture.x) - source.x) * scale, 160, accuracy: 1e-6, "left bar on the output")
+        XCTAssertEqual(plan.destination?.width, 1280)
+        XCTAssertEqual(plan.destination?.height, 720)
+    }
+
+    func test_fitLetterboxesAWidePictureOnATallOutput() {
+        let plan = SurfaceScaling.plan(logicalWidth: 720, logicalHeight: 1280, scale: 1,
+                                       renderSize: (1280, 720), mode: .fit)
+        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [1280, 2276])
+        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 778, width: 1280, height: 720))
+        XCTAssertEqual(plan.source?.height ?? 0, 2275.556, accuracy: 0.001)
+    }
+
+    func test_fitWithTheSameShapeNeedsNoSource() {
+        let plan = SurfaceScaling.plan(logicalWidth: 1920, logicalHeight: 1080, scale: 1,
+                                       renderSize: (1280, 720), mode: .fit)
+        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [1280, 720])
+        XCTAssertNil(plan.source)
+        XCTAssertTrue(plan.needsViewport)
+    }
+
+    func test_fillCropsTheCentreToTheOutputsShape() {
+        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 1,
+                                       renderSize: (640, 480), mode: .fill)
+        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [640, 480])
+        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 0, width: 640, height: 480))
+        let source = try! XCTUnwrap(plan.source)
+        XCTAssertEqual([source.x, source.y, source.width, source.height], [0, 60, 640, 360])
+    }
+
+    func test_stretchUsesTheWholeBufferAndTheWholeOutput() {
+        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 1,
+                                       renderSize: (640, 480), mode: .stretch)
+        XCTAssertNil(plan.source)
+        XCTAssertEqual(plan.destination?.width, 1280)
+        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 0, width: 640, height: 480))
+    }
+
+    func test_fractionalScalesRoundHalfUpAndScaleBackToPoints() {
+        XCTAssertEqual(SurfaceScaling.fractionalPixels(1280, 180), 1920)
+        XCTAssertEqual(SurfaceScaling.fractionalPixels(853, 180), 1280, "1279.5 rounds up")
+        XCTAssertEqual(SurfaceScaling.fractionalPixels(1001, 150), 1251, "1251.25 rounds down")
+        XCTAssertEqual(SurfaceScaling.fractionalPixels(1, 120), 1)
+        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 150)
+        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight, plan.bufferScale], [1600, 900, 1])
+        XCTAssertEqual(plan.destination?.width, 1280)
+        XCTAssertEqual(plan.destination?.height, 720)
+        // A fractional scale equal to the integer scale needs no viewport.
+        let whole = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 240)
+        XCTAssertEqual([whole.bufferWidth, whole.bufferScale], [2560, 2])
+        XCTAssertFalse(whole.needsViewport)
+    }
+
+    func test_fullscreenTargetSkipsTheViewportWhenTheRenderSizeIsTheOutputsOwn() {
+        let output = Output(id: 1, name: "A", modes: [OutputMode(width: 1280, height: 720, refreshMilliHertz: 60000, isCurrent: true)],
+                            logicalWidth: 1280, logicalHeight: 720)
+        let same = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: (1280, 720))
+        XCTAssertFalse(same.scaling.needsViewport)
+        let other = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: (640, 480))
+        XCTAssertTrue(other.scaling.needsViewport)
+        XCTAssertEqual(other.pixelsPerPoint, 854.0 / 1280.0, accuracy: 1e-9)
+    }
+}
+
+final class ModeRequestTests: XCTestCase {
+    let output = Output(id: 1, name: "DP-1", modes: [
+        OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000, isCurrent: true, isPreferred: true),
+        OutputMode(width: 1920, height: 1080, refreshMilliHertz: 144000),
+        OutputMode(width: 640, height: 480, refreshMilliHertz: 59940),
+        OutputMode(width: 1280, height: 720, refreshMilliHertz: 60000),
+    ].sorted(by: OutputMode.lowToHigh))
+
+    func test_modesSortLowestToHighestByPixelsThenRefresh() {
+        XCTAssertEqual(output.modes.map(\.description),
+                       ["640x480@59.940Hz", "1280x720@60.000Hz", "1920x1080@60.000Hz", "1920x1080@144.000Hz"])
+    }
+
+    func test_namedRequestsResolve() throws {
+        XCTAssertEqual(try ModeRequest("preferred")!.resolve(in: output).refreshMilliHertz, 60000)
+        XCTAssertEqual(try ModeRequest("current")!.resolve(in: output).width, 1920)
+        XCTAssertEqual(try ModeRequest("highest")!.resolve(in: output).refreshMilliHertz, 144000)
+        XCTAssertEqual(try ModeRequest("lowest")!.resolve(in: output).width, 640)
+    }
+
+    func test_sizesMatchListedModesWithinHalfAHertz() throws {
+        XCTAssertEqual(try ModeRequest("640x480@60")!.resolve(in: output).refreshMilliHertz, 59940)
+        XCTAssertEqual(try ModeRequest("1920x1080")!.resolve(in: output).refreshMilliHertz, 144000, "the fastest")
+        XCTAssertEqual(try ModeRequest("1920x1080@144Hz")!.resolve(in: output).refreshMilliHertz, 144000)
+    }
+
+    func test_unlistedSizesAreErrorsNamingTheListedOnesUnlessCustomIsAllowed() throws {
+        XCTAssertThrowsError(try ModeRequest("1024x768")!.resolve(in: output)) { error in
+            XCTAssertEqual("\(error)", "output DP-1 has no mode 1024x768: it offers 640x480@59.940Hz, "
+                           + "1280x720@60.000Hz, 1920x1080@60.000Hz, 1920x1080@144.000Hz")
+        }
+        XCTAssertThrowsError(try ModeRequest("1920x1080@75")!.resolve(in: output))
+        let custom = try ModeRequest("1024x768@75")!.resolve(in: output, allowCustom: true)
+        XCTAssertEqual([custom.width, custom.height, custom.refreshMilliHertz], [1024, 768, 75000])
+    }
+
+    func test_badRequestsDoNotParse() {
+        for text in ["", "big", "1024", "1024x", "x768", "0x768", "1024x768@", "1024x768@0", "1024x768@fast", "-5x3"] {
+            XCTAssertNil(ModeRequest(text), text)
+        }
+        XCTAssertEqual(ModeRequest("800x600@59.94Hz"), .size(width: 800, height: 600, refreshMilliHertz: 59940))
+    }
+}
+
+final class ConfigurationPlanTests: XCTestCase {
+    let hdmi = ConfigurationPlan.Head(name: "HDMI-A-1", enabled: true,
+                                      modes: [OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000),
+                                              OutputMode(width: 1024, height: 768, refreshMilliHertz: 60004)],
+                                      currentMode: OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000))
+    let dp = ConfigurationPlan.Head(name: "DP-1", enabled: true, modes: [],
+                                    currentMode: OutputMode(width: 2560, height: 1440, refreshMilliHertz: 59951))
+    let off = ConfigurationPlan.Head(name: "DP-2", enabled: false, modes: [], currentMode: nil)
+
+    func test_onlyTheTargetChangesAndOffHeadsStayOff() throws {
+        let actions = try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(width: 1024, height: 768, refreshMilliHertz: 60000),
+                                                      heads: [hdmi, dp, off], connected: ["HDMI-A-1", "DP-1"])
+        XCTAssertEqual(actions, [.setMode("HDMI-A-1", OutputMode(width: 1024, height: 768, refreshMilliHertz: 60004)),
+                                 .keep("DP-1"), .keepOff("DP-2")])
+    }
+
+    func test_anUnlistedModeBecomesACustomMode() throws {
+        let actions = try ConfigurationPlan.switching("DP-1", to: OutputMode(width: 1280, height: 720, refreshMilliHertz: 0),
+                                                      heads: [hdmi, dp], connected: ["HDMI-A-1", "DP-1"])
+        XCTAssertEqual(actions[1], .setCustomMode("DP-1", OutputMode(width: 1280, height: 720, refreshMilliHertz: 0)))
+    }
+
+    func test_aLiveOutputDescribedAsOffStopsEverything() {
+        // sway 1.7 describes outputs with custom modes (headless, nested) as off.
+        var broken = dp
+        broken.enabled = false
+        broken.currentMode = nil
+        XCTAssertThrowsError(try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(width: 1024, height: 768, refreshMilliHertz: 0),
+                                                             heads: [hdmi, broken], connected: ["HDMI-A-1", "DP-1"])) { error in
+            XCTAssertTrue("\(error)".contains("describes DP-1 as off"), "\(error)")
+        }
+        XCTAssertThrowsError(try ConfigurationPlan.switching("HDMI-A-9", to: hdmi.modes[0], heads: [hdmi], connected: []))
+    }
+}
