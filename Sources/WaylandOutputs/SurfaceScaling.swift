@@ -63,12 +63,16 @@ public struct SurfaceScaling: Sendable, Equatable {
             return SurfaceScaling(bufferWidth: rw, bufferHeight: rh, bufferScale: 1, picture: whole,
                                   source: nil, destination: (lw, lh))
         case .fill:
-            // Crop the picture to the output's shape, centred.
+            // The buffer is the centred window of the output's shape; the picture is drawn
+            // at its full size around it, its edges falling outside. (A viewport source
+            // with an offset would do the same, but wlroots 0.15's pixman renderer ignores
+            // source offsets, showing the top of the picture instead of its centre.)
             let wideOutput = Int64(lw) * Int64(rh) >= Int64(lh) * Int64(rw)
-            let sw = wideOutput ? Double(rw) : Double(rh) * Double(lw) / Double(lh)
-            let sh = wideOutput ? Double(rw) * Double(lh) / Double(lw) : Double(rh)
-            return SurfaceScaling(bufferWidth: rw, bufferHeight: rh, bufferScale: 1, picture: whole,
-                                  source: ((Double(rw) - sw) / 2, (Double(rh) - sh) / 2, sw, sh), destination: (lw, lh))
+            let bw = wideOutput ? rw : max(1, Int32((Double(rh) * Double(lw) / Double(lh)).rounded()))
+            let bh = wideOutput ? max(1, Int32((Double(rw) * Double(lh) / Double(lw)).rounded())) : rh
+            let picture = PixelRect(x: -(rw - bw) / 2, y: -(rh - bh) / 2, width: rw, height: rh)
+            return SurfaceScaling(bufferWidth: bw, bufferHeight: bh, bufferScale: 1, picture: picture,
+                                  source: nil, destination: (lw, lh))
         case .fit:
             // Widen (or heighten) the buffer to the output's shape with black bars, so one
             // uniform scale fills the output: the picture keeps its aspect and its pixels.

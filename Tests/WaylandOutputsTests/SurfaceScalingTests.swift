@@ -47,10 +47,12 @@ final class SurfaceScalingTests: XCTestCase {
     func test_fillCropsTheCentreToTheOutputsShape() {
         let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 1,
                                        renderSize: (640, 480), mode: .fill)
-        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [640, 480])
-        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 0, width: 640, height: 480))
-        let source = try! XCTUnwrap(plan.source)
-        XCTAssertEqual([source.x, source.y, source.width, source.height], [0, 60, 640, 360])
+        // The buffer is the visible window, 640x360; the 640x480 picture hangs 60 rows
+        // over its top and bottom.
+        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [640, 360])
+        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: -60, width: 640, height: 480))
+        XCTAssertNil(plan.source)
+        XCTAssertEqual(plan.destination?.height, 720)
     }
 
     func test_stretchUsesTheWholeBufferAndTheWholeOutput() {
