@@ -104,6 +104,7 @@ final class OutputSurface: ProxyOwner {
     /// Destroys in reverse order of creation: fractional scale and viewport, toplevel,
     /// xdg_surface, wl_surface.
     func destroy() {
+        onEnter = nil
         if let viewport { wp_viewport_destroy(viewport) }
         if let fractionalScaleObject { wp_fractional_scale_v1_destroy(fractionalScaleObject) }
         if let viewporter { queue.releaseWrapper(viewporter) }

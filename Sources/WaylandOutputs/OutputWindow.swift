@@ -259,7 +259,7 @@ public final class OutputWindow: @unchecked Sendable {
         // output's workspace to another one): ask for this output again, and warn when
         // the compositor keeps the surface elsewhere.
         var misplaced = 0
-        surface.onEnter = { [unowned self] entered in
+        surface.onEnter = { [unowned self, unowned surface] entered in
             guard entered != wlOutput else { return }
             misplaced += 1
             let other = names.name(of: entered) ?? "another output"
