@@ -15,12 +15,15 @@ let package = Package(
         ),
         // EGL and GLES 3 headers; the module map links libEGL and libGLESv2.
         .systemLibrary(name: "CGLES", path: "Sources/CGLES"),
+        // libxkbcommon: keymaps for wl_keyboard (the library's input).
+        .systemLibrary(name: "CXKBCommon", path: "Sources/CXKBCommon", pkgConfig: "xkbcommon",
+                       providers: [.apt(["libxkbcommon-dev"])]),
         // FreeType and libpng, for glout's text, plots and snapshots (not the library's concern).
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // The library: outputs, their surfaces and display links. Knows nothing of glout.
-        .target(name: "WaylandOutputs", dependencies: ["CWayland", "CGLES"]),
+        .target(name: "WaylandOutputs", dependencies: ["CWayland", "CGLES", "CXKBCommon"]),
         // The command-line program; shaders/ is compiled into it by the EmbedShaders plugin.
         .executableTarget(
             name: "glout",
@@ -31,7 +34,7 @@ let package = Package(
         .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs"]),
         .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
         // Runs the built glout, and the library on its own, against real compositors.
-        .testTarget(name: "IntegrationTests", dependencies: ["glout", "WaylandOutputs", "CGLES"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["glout", "WaylandOutputs", "CGLES", "CWayland"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,3 +21,24 @@ float wave(float x) {
     float t = abs(fract(x) - 0.5) * 2.0;
     return t * t * (6.0 - 4.0 * t) - 1.0;
 }
+
+// The pointer (a ring with a dot) and touches (filled discs with a ring) on top of
+// `color` at picture pixel `px`.
+vec3 drawMarkers(vec3 color, vec2 px) {
+    int count = int(u_motion.z);
+    for (int i = 0; i < 10; i++) {
+        if (i >= count) break;
+        vec4 m = u_markers[i];
+        float r = length(px - m.xy);
+        float w = max(1.0, m.z / 10.0);
+        if (m.w < 0.5) {
+            color = mix(color, vec3(0.0), band(r - m.z, w * 1.5));
+            color = mix(color, vec3(1.0), band(r - m.z, w * 0.6));
+            color = mix(color, vec3(1.0), clamp(w * 2.0 + 0.5 - r, 0.0, 1.0));
+        } else {
+            color = mix(color, vec3(0.2, 0.75, 1.0), clamp(m.z + 0.5 - r, 0.0, 1.0) * 0.7);
+            color = mix(color, vec3(1.0), band(r - m.z, w));
+        }
+    }
+    return color;
+}

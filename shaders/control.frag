@@ -51,5 +51,5 @@ void main() {
         bool lit = tile.x < 0.5 && tile.y < 0.5;
         if (edge > 0.04) color = lit ? u_accent.rgb * 0.8 : vec3(0.16, 0.19, 0.26);
     }
-    fragColor = vec4(color, 1.0);
+    fragColor = vec4(drawMarkers(color, px), 1.0);
 }

@@ -4,10 +4,11 @@ layout(std140) uniform Frame {
     vec4 u_canvas;  // x, y, width, height of the picture in framebuffer pixels
     vec4 u_accent;  // rgb accent colour, a unused
     vec4 u_timing;  // scene time in seconds, frame index, pixels per point, title band height
-    vec4 u_motion;  // dial hand direction (x, y; y down), unused, unused
+    vec4 u_motion;  // dial hand direction (x, y; y down), marker count, unused
     vec4 u_dial;    // dial centre x, y, radius, unused
     vec4 u_tiles;   // output tiles x, y, width, height
     vec4 u_rings;   // rings centre x, y, radius, unused
     vec4 u_strip;   // pacing strip x, y, width, height
     vec4 u_safe;    // safe area x, y, width, height (foreground stays inside)
+    vec4 u_markers[10];  // pointer and touches: x, y, radius, kind (0 pointer, 1 touch)
 };

@@ -10,3 +10,4 @@ const struct wl_interface *cw_wp_presentation_interface(void) { return &wp_prese
 const struct wl_interface *cw_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
 const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void) { return &zwlr_output_manager_v1_interface; }
+const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void) { return &zwlr_virtual_pointer_manager_v1_interface; }

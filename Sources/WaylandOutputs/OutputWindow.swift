@@ -97,6 +97,7 @@ public final class OutputWindow: @unchecked Sendable {
     private let options: Options
     private let log: Log
     private let names: ProxyNames
+    private let surfaces: SurfaceDirectory
     // Proxies owned by the main thread, used read-only here as factories and arguments.
     private let wlOutput: OpaquePointer
     private let compositor: OpaquePointer
@@ -123,6 +124,7 @@ public final class OutputWindow: @unchecked Sendable {
         self.options = options
         log = screens.connection.log
         names = screens.proxyNames
+        surfaces = screens.surfaces
         self.wlOutput = wlOutput
         compositor = screens.registry.compositor!
         wmBase = screens.registry.wmBase!
@@ -246,6 +248,8 @@ public final class OutputWindow: @unchecked Sendable {
                                     appID: options.appID, title: "\(options.title) — \(output.name)",
                                     viewporter: viewporter, fractionalScaleManager: fractionalScaleManager)
         defer { surface.destroy() }
+        surfaces.register(surface.surface, outputID: outputID)
+        defer { surfaces.unregister(surface.surface) }
         // Without wp_viewporter the compositor cannot scale a render size: draw the output's.
         let renderSize = surface.canScale ? options.renderSize : nil
         if options.renderSize != nil && renderSize == nil {

@@ -24,18 +24,39 @@ public final class Screens {
     public var preferredPrimary: String?
     /// Receives every event; set it before ``start()``.
     public var onEvent: ((ScreenEvent) -> Void)?
+    /// Receives keyboard, pointer and touch input, tied to outputs.
+    public var onInput: ((InputEvent) -> Void)?
+    /// Windows register their surfaces here so input can be tied to outputs.
+    public let surfaces = SurfaceDirectory()
+    private var seats: [UInt32: Seat] = [:]
 
     public init(connection: Connection, preferredPrimary: String? = nil) {
         self.connection = connection
         self.preferredPrimary = preferredPrimary
         registry = Registry(connection: connection)
         registry.outputAdded = { [unowned self] id, version in addOutput(id: id, version: version) }
-        registry.globalRemoved = { [unowned self] id in removeOutput(id: id) }
+        registry.globalRemoved = { [unowned self] id in
+            if let seat = seats.removeValue(forKey: id) {
+                seat.destroy()
+            } else {
+                removeOutput(id: id)
+            }
+        }
+        registry.seatAdded = { [unowned self] id, version in addSeat(id: id, version: version) }
     }
 
     deinit {
         management = nil
+        for seat in seats.values { seat.destroy() }
         for proxy in proxies.values { proxy.destroy() }
+    }
+
+    private func addSeat(id: UInt32, version: UInt32) {
+        guard let global = registry.globals[id] else { return }
+        let (proxy, bound) = registry.bind(global, interface: cw_wl_seat_interface())
+        seats[id] = Seat(id: id, seat: proxy, version: bound, directory: surfaces) { [unowned self] event in
+            onInput?(event)
+        }
     }
 
     /// Binds the globals and waits until every output present now is described.

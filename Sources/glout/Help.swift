@@ -61,6 +61,10 @@ enum Help {
     gets it back if it returns. Stop it with Ctrl-C (SIGINT) or SIGTERM; both exit
     cleanly with status 0.
 
+    Keys (in any glout window):
+    \(KeyBindings.helpText)
+    The pointer and every finger touching a window leave a marker on its output.
+
     Options:
     \(sceneOptions)
       --duration S        run S seconds, then exit with status 0

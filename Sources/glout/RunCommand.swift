@@ -18,6 +18,7 @@ final class RunCommand {
     /// Counters of windows already closed (outputs that left), for --stats-json.
     private var closed: [RunStatistics.Entry] = []
     private var role: PrimaryRole
+    private var quitRequested = false
     private var waitingForOutputs = false
     /// When outputs last came or went, and the windows re-opened since (see reclaim()).
     private var topologyChanged: UInt64?
@@ -44,6 +45,7 @@ final class RunCommand {
                 try openWindow(on: output, session: session)
             }
             session.screens.onEvent = { [unowned self] event in handle(event, session: session) }
+            session.screens.onInput = { [unowned self] event in handle(event, session: session) }
             endedBy = try loop(session: session)
         } catch {
             failure = GloutError(error)
@@ -83,6 +85,10 @@ final class RunCommand {
             if !ready.isEmpty, let signal = session.signals.take().first {
                 log.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
                 return "signal"
+            }
+            if quitRequested {
+                log.info("quit key: closing")
+                return "key"
             }
             reclaim()
             for (id, entry) in windows {
@@ -178,6 +184,49 @@ final class RunCommand {
                 log.info("output \(output.name): disconnected after \(entry.window.statistics.frames) frames")
             }
             updateRoles(session)
+        }
+    }
+
+    /// Keys act on the whole run; the pointer and touches leave markers on their outputs.
+    private func handle(_ input: InputEvent, session: Session) {
+        switch input {
+        case let .key(_, keysym, _, pressed):
+            guard pressed, let action = KeyBindings.action(for: keysym) else { return }
+            perform(action, session: session)
+        case let .pointer(outputID, x, y):
+            session.scene.update { state in
+                for id in Array(state.markers.keys) { state.markers[id]?.removeAll { $0.kind == .pointer } }
+                if let outputID { state.markers[outputID, default: []].append(Marker(kind: .pointer, x: x, y: y)) }
+            }
+        case .button:
+            break
+        case .touches(let points):
+            session.scene.update { state in
+                for id in Array(state.markers.keys) { state.markers[id]?.removeAll { $0.kind == .touch } }
+                for point in points {
+                    state.markers[point.outputID, default: []].append(Marker(kind: .touch, x: point.x, y: point.y))
+                }
+            }
+        }
+    }
+
+    private func perform(_ action: KeyAction, session: Session) {
+        switch action {
+        case .toggleLayout:
+            session.scene.update { $0.layout = $0.layout == .independent ? .mirror : .independent }
+            log.info("layout: \(session.scene.snapshot.layout.rawValue)")
+        case .newAccent:
+            let accent = RGB(r: .random(in: 0.2...1), g: .random(in: 0.2...1), b: .random(in: 0.2...1))
+            session.scene.update { $0.contentAccent = accent }
+        case .nextPrimary:
+            let outputs = session.chosenOutputs
+            guard outputs.count > 1, let current = outputs.firstIndex(where: { $0.name == role.current }) else { return }
+            role.requested = outputs[(current + 1) % outputs.count].name
+            updateRoles(session)
+        case .toggleFreeze:
+            session.scene.toggleFrozen(now: MonotonicClock.now())
+        case .quit:
+            quitRequested = true
         }
     }
 

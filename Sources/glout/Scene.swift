@@ -1,9 +1,22 @@
 import Synchronization
 import WaylandOutputs
 
+/// An RGB colour, 0 to 1 per channel.
+struct RGB: Sendable, Equatable {
+    var r: Float, g: Float, b: Float
+}
+
+/// Where the pointer or a finger is on an output, in that output's logical points.
+struct Marker: Sendable, Equatable {
+    enum Kind: Sendable, Equatable { case pointer, touch }
+    var kind: Kind
+    var x: Double
+    var y: Double
+}
+
 /// What every output's renderer reads at each frame: the layout, which output is
-/// primary, the accent colour and the clock. Shared between the main thread, which
-/// changes it, and the render threads, which take a snapshot per frame.
+/// primary, the colours, the clock and the input markers. Shared between the main
+/// thread, which changes it, and the render threads, which take a snapshot per frame.
 final class Scene: Sendable {
     struct State: Sendable, Equatable {
         var layout: LayoutMode
@@ -13,17 +26,15 @@ final class Scene: Sendable {
         var primaryPixelWidth: Int32 = 16
         var primaryPixelHeight: Int32 = 9
         var primaryPixelsPerPoint: Double = 1
-        var accent: (Float, Float, Float) = (0.95, 0.55, 0.15)
+        /// The control view's accent, and the content view's (space picks a new one).
+        var accent = RGB(r: 0.95, g: 0.55, b: 0.15)
+        var contentAccent = RGB(r: 0.95, g: 0.55, b: 0.15)
         /// Scene time for every frame when set.
         var frozen: Double?
         /// MonotonicClock time at which scene time 0 was.
         var start: UInt64
-
-        static func == (a: State, b: State) -> Bool {
-            a.layout == b.layout && a.primary == b.primary && a.primaryPixelWidth == b.primaryPixelWidth
-                && a.primaryPixelHeight == b.primaryPixelHeight && a.primaryPixelsPerPoint == b.primaryPixelsPerPoint && a.accent == b.accent && a.frozen == b.frozen
-                && a.start == b.start
-        }
+        /// Pointer and touch markers per output id.
+        var markers: [UInt32: [Marker]] = [:]
 
         /// Scene time in seconds for a frame stamped `timestamp`.
         func time(at timestamp: UInt64) -> Double {
@@ -47,6 +58,18 @@ final class Scene: Sendable {
                 state.primaryPixelWidth = output.pixelWidth
                 state.primaryPixelHeight = output.pixelHeight
                 state.primaryPixelsPerPoint = Double(max(1, output.scale))
+            }
+        }
+    }
+
+    /// Stops scene time where it is, or lets it run on from there.
+    func toggleFrozen(now: UInt64) {
+        update { state in
+            if let frozen = state.frozen {
+                state.start = now &- UInt64(max(0, frozen) * 1e9)
+                state.frozen = nil
+            } else {
+                state.frozen = state.time(at: now)
             }
         }
     }

@@ -45,8 +45,13 @@ final class SceneRenderer: OutputRenderer {
     private let stallMicroseconds: UInt32
     private var vertexArray: GLuint = 0
     private var uniformBuffer: GLuint = 0
-    /// The `Frame` uniform block (std140, 9 x vec4; see shaders/frame.glsl).
-    private var uniforms = [Float](repeating: 0, count: 36)
+    /// The `Frame` uniform block (std140, 19 x vec4; see shaders/frame.glsl).
+    private var uniforms = [Float](repeating: 0, count: SceneRenderer.uniformFloats)
+    static let uniformFloats = 76
+    static let maxMarkers = 10
+    /// The marker boxes of the last frame: shaded again this frame to erase them.
+    private var previousMarkerRegions: [PixelRect] = []
+    private var markerRegions: [PixelRect] = []
     /// The layer: the picture, kept between frames, and what it was drawn whole for.
     private var stillFramebuffer: GLuint = 0
     private var stillTexture: GLuint = 0
@@ -62,7 +67,7 @@ final class SceneRenderer: OutputRenderer {
         var layout: SceneLayout
         var width: Int32
         var height: Int32
-        var accent: [Float]
+        var accent: RGB
         var frozen: Double?
     }
 
@@ -109,11 +114,13 @@ final class SceneRenderer: OutputRenderer {
         let state = scene.snapshot
         let (view, layout) = SceneRenderer.placement(of: target.output, target: target, state: state, framing: framing)
         let program = view == .control ? programs.control : programs.content
-        setUniforms(frame: frame, target: target, layout: layout, state: state)
+        setUniforms(frame: frame, target: target, layout: layout, state: state,
+                    accent: view == .control ? state.accent : state.contentAccent)
         glBindVertexArray(vertexArray)
 
+        let accent = view == .control ? state.accent : state.contentAccent
         let key = StillKey(view: view, layout: layout, width: target.pixelWidth, height: target.pixelHeight,
-                           accent: [state.accent.0, state.accent.1, state.accent.2], frozen: state.frozen)
+                           accent: accent, frozen: state.frozen)
         if key != stillKey {
             // Draw the whole picture once into the still framebuffer.
             prepareStill(width: target.pixelWidth, height: target.pixelHeight)
@@ -133,10 +140,12 @@ final class SceneRenderer: OutputRenderer {
         glUseProgram(program)
         setViewport(layout.canvas, target: target)
         glEnable(GLenum(GL_SCISSOR_TEST))
-        for region in regions {
-            let flipped = region.flippedY(containerHeight: target.pixelHeight)
-            glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
-            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        for list in [regions, markerRegions, previousMarkerRegions] {
+            for region in list {
+                let flipped = region.flippedY(containerHeight: target.pixelHeight)
+                glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
+                glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+            }
         }
         glDisable(GLenum(GL_SCISSOR_TEST))
         // Copy the layer pixel for pixel with texelFetch. (glBlitFramebuffer to the window
@@ -147,6 +156,7 @@ final class SceneRenderer: OutputRenderer {
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), stillTexture)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        swap(&previousMarkerRegions, &markerRegions)
     }
 
     private func setViewport(_ canvas: PixelRect, target: RenderTarget) {
@@ -166,7 +176,8 @@ final class SceneRenderer: OutputRenderer {
         stillSize = (width, height)
     }
 
-    private func setUniforms(frame: DisplayLinkFrame, target: RenderTarget, layout: SceneLayout, state: Scene.State) {
+    private func setUniforms(frame: DisplayLinkFrame, target: RenderTarget, layout: SceneLayout, state: Scene.State,
+                             accent: RGB) {
         let gl = layout.canvas.flippedY(containerHeight: target.pixelHeight)
         let time = state.time(at: frame.timestamp)
         // A frozen picture is fully deterministic: the pacing bar stands where frame
@@ -177,9 +188,9 @@ final class SceneRenderer: OutputRenderer {
         let safe = layout.safe
         let values: [Double] = [
             Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height),
-            Double(state.accent.0), Double(state.accent.1), Double(state.accent.2), 1,
+            Double(accent.r), Double(accent.g), Double(accent.b), 1,
             time.truncatingRemainder(dividingBy: 3600), frameIndex, target.pixelsPerPoint, layout.bandHeight,
-            sin(angle), -cos(angle), 0, 0,
+            sin(angle), -cos(angle), 0, 0,  // the marker count goes in below
             layout.dial.x, layout.dial.y, layout.dial.radius, 0,
             layout.tiles.x, layout.tiles.y, layout.tiles.width, layout.tiles.height,
             layout.rings.x, layout.rings.y, layout.rings.radius, 0,
@@ -187,6 +198,23 @@ final class SceneRenderer: OutputRenderer {
             Double(safe.x - layout.canvas.x), Double(safe.y - layout.canvas.y), Double(safe.width), Double(safe.height),
         ]
         for (index, value) in values.enumerated() { uniforms[index] = Float(value) }
+        // Markers: points on the surface to pixels of the picture.
+        markerRegions.removeAll(keepingCapacity: true)
+        let markers = state.markers[target.output.id] ?? []
+        let count = min(markers.count, SceneRenderer.maxMarkers)
+        uniforms[14] = Float(count)
+        let ppp = target.pixelsPerPoint
+        for (i, marker) in markers.prefix(count).enumerated() {
+            let x = marker.x * ppp - Double(layout.canvas.x), y = marker.y * ppp - Double(layout.canvas.y)
+            let radius = (marker.kind == .pointer ? 12 : 26) * ppp
+            let base = 36 + i * 4
+            uniforms[base] = Float(x); uniforms[base + 1] = Float(y)
+            uniforms[base + 2] = Float(radius); uniforms[base + 3] = marker.kind == .pointer ? 0 : 1
+            let reach = radius + 4 * max(1, ppp)
+            markerRegions.append(PixelRect(x: layout.canvas.x + Int32((x - reach).rounded(.down)),
+                                           y: layout.canvas.y + Int32((y - reach).rounded(.down)),
+                                           width: Int32((2 * reach).rounded(.up)) + 1, height: Int32((2 * reach).rounded(.up)) + 1))
+        }
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
         glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)

@@ -16,6 +16,7 @@
 #include "viewporter-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 
 // Swift cannot take the address of extern C data (`&wl_output_interface`), so these
 // return the interface descriptions that wl_registry_bind needs.
@@ -28,5 +29,6 @@ const struct wl_interface *cw_wp_presentation_interface(void);
 const struct wl_interface *cw_wp_viewporter_interface(void);
 const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void);
+const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void);
 
 #endif
