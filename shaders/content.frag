@@ -40,5 +40,5 @@ void main() {
         if (s.x >= x && s.x < x + barWidth) color = vec3(1.0);
         if (s.y < scale) color = vec3(0.0);
     }
-    fragColor = vec4(drawMarkers(color, px), 1.0);
+    fragColor = vec4(color, 1.0);
 }

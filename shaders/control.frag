@@ -43,13 +43,17 @@ void main() {
         if (r < line * 6.0) color = mix(color, vec3(0.9), band(r, line * 5.0));
     }
 
-    // Output tiles: a 2 x 2 grid, the first lit.
+    // Output tiles: a grid with a tile per output, the primary's lit; the dashboard
+    // writes each output's details on its tile.
     vec2 tile = (px - u_tiles.xy) / u_tiles.zw;
     if (all(greaterThanEqual(tile, vec2(0.0))) && all(lessThan(tile, vec2(1.0)))) {
-        vec2 inside = fract(tile * 2.0);
-        float edge = min(min(inside.x, 1.0 - inside.x), min(inside.y, 1.0 - inside.y));
-        bool lit = tile.x < 0.5 && tile.y < 0.5;
-        if (edge > 0.04) color = lit ? u_accent.rgb * 0.8 : vec3(0.16, 0.19, 0.26);
+        vec2 cell = tile * u_grid.xy;
+        vec2 inside = fract(cell);
+        float index = floor(cell.y) * u_grid.x + floor(cell.x);
+        if (all(greaterThan(inside, vec2(0.04))) && all(lessThan(inside, vec2(0.96))) && index < max(u_grid.z, 1.0)) {
+            bool lit = index == u_grid.w;
+            color = lit ? u_accent.rgb * 0.55 : vec3(0.16, 0.19, 0.26);
+        }
     }
-    fragColor = vec4(drawMarkers(color, px), 1.0);
+    fragColor = vec4(color, 1.0);
 }

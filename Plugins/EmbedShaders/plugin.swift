@@ -13,12 +13,14 @@ struct EmbedShaders: BuildToolPlugin {
         let inputs = names.map { folder.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedShaders.swift")
         let script = context.package.directoryURL.appending(path: "scripts/embed-shaders")
+        // The script reads the folder itself, and the folder is an input: a shader added
+        // after the build was planned is embedded too (its mtime changes the folder's).
         return [
             .buildCommand(
                 displayName: "Embedding \(names.count) shaders",
                 executable: URL(filePath: "/bin/sh"),
-                arguments: [script.path(), output.path()] + inputs.map { $0.path() },
-                inputFiles: inputs + [script],
+                arguments: [script.path(), output.path(), folder.path()],
+                inputFiles: [folder] + inputs + [script],
                 outputFiles: [output]
             )
         ]

@@ -161,6 +161,7 @@ final class RunCommand {
         switch event {
         case .connected(let output):
             guard session.isChosen(output) else { return }
+            session.telemetry.register(output)
             outputsChanged()
             updateRoles(session)
             do {
@@ -170,9 +171,11 @@ final class RunCommand {
             }
         case .changed(let output, let previous):
             windows[output.id]?.window.update(output)
+            if windows[output.id] != nil { session.telemetry.register(output) }
             updateRoles(session)
             log.info("output \(output.name) changed: \(Session.describe(previous)) -> \(Session.describe(output))")
         case .disconnected(let output):
+            session.telemetry.forget(output.id)
             outputsChanged()
             if let entry = windows.removeValue(forKey: output.id) {
                 // The library told us first: the window goes before the output's proxies.

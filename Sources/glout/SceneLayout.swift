@@ -47,6 +47,27 @@ struct SceneLayout: Equatable, Sendable {
     var tiles: (x: Double, y: Double, width: Double, height: Double)
     var rings: (x: Double, y: Double, radius: Double)
     var strip: (x: Double, y: Double, width: Double, height: Double)
+    /// Picture pixels per point of text and lines: the output's scale, or in mirror the
+    /// primary's, scaled with the picture.
+    var pointSize: Double = 1
+    /// The tiles form a grid of this many columns and rows, one tile per output.
+    var gridColumns = 2
+    var gridRows = 2
+
+    /// The inner rectangle of tile `index` (canvas pixels), inside its cell's gap.
+    func tile(_ index: Int) -> (x: Double, y: Double, width: Double, height: Double) {
+        let cellWidth = tiles.width / Double(gridColumns), cellHeight = tiles.height / Double(gridRows)
+        let column = Double(index % gridColumns), row = Double(index / gridColumns)
+        let gapX = cellWidth * 0.04, gapY = cellHeight * 0.04
+        return (tiles.x + column * cellWidth + gapX, tiles.y + row * cellHeight + gapY,
+                cellWidth - 2 * gapX, cellHeight - 2 * gapY)
+    }
+
+    /// A grid for `count` tiles: one column for one, two up to four, three up to nine.
+    mutating func arrangeTiles(count: Int) {
+        gridColumns = count <= 1 ? 1 : count <= 4 ? 2 : count <= 9 ? 3 : 4
+        gridRows = max(1, (max(1, count) + gridColumns - 1) / gridColumns)
+    }
 
     static func == (a: SceneLayout, b: SceneLayout) -> Bool {
         a.canvas == b.canvas && a.safe == b.safe && a.horizontal == b.horizontal && a.vertical == b.vertical
@@ -54,6 +75,7 @@ struct SceneLayout: Equatable, Sendable {
             && [a.tiles.x, a.tiles.y, a.tiles.width, a.tiles.height] == [b.tiles.x, b.tiles.y, b.tiles.width, b.tiles.height]
             && [a.rings.x, a.rings.y, a.rings.radius] == [b.rings.x, b.rings.y, b.rings.radius]
             && [a.strip.x, a.strip.y, a.strip.width, a.strip.height] == [b.strip.x, b.strip.y, b.strip.width, b.strip.height]
+            && a.pointSize == b.pointSize && a.gridColumns == b.gridColumns && a.gridRows == b.gridRows
     }
 
     /// Width and height in points from which an axis is regular.
@@ -124,8 +146,10 @@ struct SceneLayout: Equatable, Sendable {
         }
         let rings = (s.x + 0.5 * s.w, s.y + 0.5 * s.h, 0.3 * min(s.w, s.h))
         let strip = (s.x, s.y + 0.9 * s.h, s.w, 0.1 * s.h)
+        // Text and lines scale with the picture: in mirror, as on the primary.
+        let pointSize = classSize.map { Double(safe.height) / max(1, $0.height) } ?? ppp
         return SceneLayout(canvas: canvas, safe: safe, horizontal: horizontal, vertical: vertical, bandHeight: band,
-                           dial: dial, tiles: tiles, rings: rings, strip: strip)
+                           dial: dial, tiles: tiles, rings: rings, strip: strip, pointSize: pointSize)
     }
 
     /// The parts of a view that change from frame to frame, in framebuffer pixels (top

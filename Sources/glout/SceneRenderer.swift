@@ -12,6 +12,9 @@ struct ScenePrograms: Sendable {
     var triangle: GLuint
     /// Copies a view's still layer (a texture) to the framebuffer.
     var still: GLuint
+    /// The dashboard's text and graphs, and the pointer and touch markers.
+    var text: GLuint
+    var marker: GLuint
 }
 
 /// Which picture an output shows.
@@ -45,13 +48,16 @@ final class SceneRenderer: OutputRenderer {
     private let stallMicroseconds: UInt32
     private var vertexArray: GLuint = 0
     private var uniformBuffer: GLuint = 0
-    /// The `Frame` uniform block (std140, 19 x vec4; see shaders/frame.glsl).
+    /// The `Frame` uniform block (std140, 20 x vec4; see shaders/frame.glsl).
     private var uniforms = [Float](repeating: 0, count: SceneRenderer.uniformFloats)
-    static let uniformFloats = 76
+    static let uniformFloats = 80
     static let maxMarkers = 10
-    /// The marker boxes of the last frame: shaded again this frame to erase them.
-    private var previousMarkerRegions: [PixelRect] = []
-    private var markerRegions: [PixelRect] = []
+    private var markerCount = 0
+    /// The dashboard (control view only), and the tiles it arranged for which outputs.
+    private let telemetry: Telemetry?
+    private var dashboard: Dashboard?
+    private var arrangement: (count: Int, primaryIndex: Int) = (0, -1)
+    private var arrangedFor: (UInt64, String?)?
     /// The layer: the picture, kept between frames, and what it was drawn whole for.
     private var stillFramebuffer: GLuint = 0
     private var stillTexture: GLuint = 0
@@ -69,10 +75,15 @@ final class SceneRenderer: OutputRenderer {
         var height: Int32
         var accent: RGB
         var frozen: Double?
+        var dashboard: UInt64
+        var primary: String?
+        var layoutMode: LayoutMode
     }
 
-    init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), stallMilliseconds: Double = 0) {
+    init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), telemetry: Telemetry? = nil,
+         stallMilliseconds: Double = 0) {
         self.scene = scene
+        self.telemetry = telemetry
         self.programs = programs
         self.framing = framing
         stallMicroseconds = UInt32(stallMilliseconds * 1000)
@@ -111,18 +122,30 @@ final class SceneRenderer: OutputRenderer {
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+        telemetry?.record(target.output, timestamp: frame.timestamp)
         let state = scene.snapshot
-        let (view, layout) = SceneRenderer.placement(of: target.output, target: target, state: state, framing: framing)
+        var (view, layout) = SceneRenderer.placement(of: target.output, target: target, state: state, framing: framing)
         let program = view == .control ? programs.control : programs.content
-        setUniforms(frame: frame, target: target, layout: layout, state: state,
-                    accent: view == .control ? state.accent : state.contentAccent)
+        let accent = view == .control ? state.accent : state.contentAccent
+        let generation = telemetry?.generation ?? 0
+        // The tiles: one per output the dashboard lists.
+        if view == .control, let telemetry {
+            if dashboard == nil { dashboard = Dashboard(telemetry: telemetry) }
+            if arrangedFor.map({ $0.0 != generation || $0.1 != state.primary }) ?? true {
+                arrangement = dashboard!.arrange(primary: state.primary)
+                arrangedFor = (generation, state.primary)
+            }
+        }
+        layout.arrangeTiles(count: view == .control ? max(1, arrangement.count) : 4)
+        setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         glBindVertexArray(vertexArray)
 
-        let accent = view == .control ? state.accent : state.contentAccent
         let key = StillKey(view: view, layout: layout, width: target.pixelWidth, height: target.pixelHeight,
-                           accent: accent, frozen: state.frozen)
+                           accent: accent, frozen: state.frozen, dashboard: view == .control ? generation : 0,
+                           primary: state.primary, layoutMode: state.layout)
+        let drawsDashboard = view == .control && dashboard != nil
         if key != stillKey {
-            // Draw the whole picture once into the still framebuffer.
+            // Draw the whole picture once into the layer, with the dashboard's still text.
             prepareStill(width: target.pixelWidth, height: target.pixelHeight)
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
             glViewport(0, 0, target.pixelWidth, target.pixelHeight)
@@ -131,32 +154,55 @@ final class SceneRenderer: OutputRenderer {
             glUseProgram(program)
             setViewport(layout.canvas, target: target)
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-            stillKey = key
             regions = layout.dynamicRegions(of: view).filter { $0.width > 0 && $0.height > 0 }
+            if drawsDashboard {
+                glUseProgram(programs.text)
+                dashboard!.drawStill(layout: layout, state: state, target: target, program: programs.text)
+                regions += dashboard!.liveRegions
+            }
+            stillKey = key
         }
         // Shade the moving regions again, into the layer: every pixel of a frame is made
         // in the same RGBA8 texture, so a snapshot and the window get the same values.
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
         glUseProgram(program)
+        glBindVertexArray(vertexArray)
+        setUniformBuffer()
         setViewport(layout.canvas, target: target)
         glEnable(GLenum(GL_SCISSOR_TEST))
-        for list in [regions, markerRegions, previousMarkerRegions] {
-            for region in list {
-                let flipped = region.flippedY(containerHeight: target.pixelHeight)
-                glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
-                glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-            }
+        for region in regions {
+            let flipped = region.flippedY(containerHeight: target.pixelHeight)
+            glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         }
         glDisable(GLenum(GL_SCISSOR_TEST))
+        if drawsDashboard {
+            glUseProgram(programs.text)
+            dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp)
+        }
         // Copy the layer pixel for pixel with texelFetch. (glBlitFramebuffer to the window
         // came out upside down on llvmpipe after a resize.)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
         glViewport(0, 0, target.pixelWidth, target.pixelHeight)
         glUseProgram(programs.still)
+        glBindVertexArray(vertexArray)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), stillTexture)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-        swap(&previousMarkerRegions, &markerRegions)
+        // Markers go on top of the copy, never into the layer.
+        if markerCount > 0 {
+            glUseProgram(programs.marker)
+            setUniformBuffer()
+            setViewport(layout.canvas, target: target)
+            glEnable(GLenum(GL_BLEND))
+            glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+            glDisable(GLenum(GL_BLEND))
+        }
+    }
+
+    private func setUniformBuffer() {
+        glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
     }
 
     private func setViewport(_ canvas: PixelRect, target: RenderTarget) {
@@ -199,10 +245,10 @@ final class SceneRenderer: OutputRenderer {
         ]
         for (index, value) in values.enumerated() { uniforms[index] = Float(value) }
         // Markers: points on the surface to pixels of the picture.
-        markerRegions.removeAll(keepingCapacity: true)
         let markers = state.markers[target.output.id] ?? []
         let count = min(markers.count, SceneRenderer.maxMarkers)
         uniforms[14] = Float(count)
+        markerCount = count
         let ppp = target.pixelsPerPoint
         for (i, marker) in markers.prefix(count).enumerated() {
             let x = marker.x * ppp - Double(layout.canvas.x), y = marker.y * ppp - Double(layout.canvas.y)
@@ -210,11 +256,9 @@ final class SceneRenderer: OutputRenderer {
             let base = 36 + i * 4
             uniforms[base] = Float(x); uniforms[base + 1] = Float(y)
             uniforms[base + 2] = Float(radius); uniforms[base + 3] = marker.kind == .pointer ? 0 : 1
-            let reach = radius + 4 * max(1, ppp)
-            markerRegions.append(PixelRect(x: layout.canvas.x + Int32((x - reach).rounded(.down)),
-                                           y: layout.canvas.y + Int32((y - reach).rounded(.down)),
-                                           width: Int32((2 * reach).rounded(.up)) + 1, height: Int32((2 * reach).rounded(.up)) + 1))
         }
+        uniforms[76] = Float(layout.gridColumns); uniforms[77] = Float(layout.gridRows)
+        uniforms[78] = Float(max(1, arrangement.count)); uniforms[79] = Float(arrangement.primaryIndex)
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
         glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
@@ -254,8 +298,6 @@ final class TriangleRenderer: OutputRenderer {
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         let picture = target.picture.flippedY(containerHeight: target.pixelHeight)
         glViewport(picture.x, picture.y, picture.width, picture.height)
-        glClearColor(0, 0, 0, 1)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         uniforms[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)

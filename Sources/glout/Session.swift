@@ -12,6 +12,8 @@ final class Session {
     let graphics: Graphics
     let scene: Scene
     let programs: ScenePrograms
+    /// What each output's renderer reports, for the dashboard.
+    let telemetry = Telemetry()
     private let shaderPrograms: [ShaderProgram]
 
     init(options: RunOptions, log: Log) throws {
@@ -29,7 +31,9 @@ final class Session {
             [try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),
              try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "still.frag", library: library)]
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "still.frag", library: library),
+             try ShaderProgram(vertex: "text.vert", fragment: "text.frag", library: library),
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library)]
         }
         // Every per-output option must name an output that exists.
         let named = Set(options.renderModes.keys).union(options.setModes.keys).union(options.overscan.keys)
@@ -39,9 +43,11 @@ final class Session {
                              + screens.outputs.map(\.name).joined(separator: ", "), command: "run")
         }
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
-                                 triangle: shaderPrograms[2].program, still: shaderPrograms[3].program)
+                                 triangle: shaderPrograms[2].program, still: shaderPrograms[3].program,
+                                 text: shaderPrograms[4].program, marker: shaderPrograms[5].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
         scene.setPrimary(primary)
+        for output in chosenOutputs { telemetry.register(output) }
         // A --mode the outputs cannot show is a usage error now, not when a window opens.
         for output in screens.outputs { _ = try renderSize(for: output) }
     }
@@ -127,12 +133,13 @@ final class Session {
 
     /// A renderer for `output`, with its framing and --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
-        let scene = scene, programs = programs, kind = options.scene
+        let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry
         let stall = options.stalls[output.name] ?? 0
         let framing = options.framing(for: output.name)
         return { _ in
             switch kind {
-            case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, stallMilliseconds: stall)
+            case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, telemetry: telemetry,
+                                       stallMilliseconds: stall)
             case .triangle: TriangleRenderer(scene: scene, program: programs.triangle, stallMilliseconds: stall)
             }
         }

@@ -26,6 +26,8 @@ final class ShaderProgram {
         }
         let block = glGetUniformBlockIndex(program, "Frame")
         if block != GLuint(GL_INVALID_INDEX) { glUniformBlockBinding(program, block, 0) }
+        let text = glGetUniformBlockIndex(program, "Text")
+        if text != GLuint(GL_INVALID_INDEX) { glUniformBlockBinding(program, text, 1) }
     }
 
     /// glDeleteProgram; needs the context (or one of its share group) current.

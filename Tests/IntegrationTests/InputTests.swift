@@ -13,6 +13,17 @@ final class InputTests: XCTestCase {
 
     func isControlView(_ picture: Image) -> Bool { picture.meanBrightness < 70 }
 
+    /// Waits up to 3 s for `condition`; fails the test if it never holds.
+    func eventually(_ what: String, file: StaticString = #filePath, line: UInt = #line,
+                    _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(100_000)
+        }
+        XCTFail("not within 3 s: \(what)", file: file, line: line)
+    }
+
     func test_keysSwitchLayoutColourAndPrimaryAndQuit() throws {
         let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
         let glout = try sway.glout(["run", "--frozen", "1", "--duration", "120"])
@@ -74,10 +85,13 @@ final class InputTests: XCTestCase {
 
         // Over HEADLESS-2 at (1680, 300) in the layout: (400, 300) on that output.
         pointer.move(toX: 1680, y: 300)
-        usleep(400_000)
+        let region = (x: 380, y: 280, width: 40, height: 40)
+        try eventually("a marker on HEADLESS-2") {
+            try sway.screenshot("HEADLESS-2").cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+                != before.1.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+        }
         var one = try sway.screenshot("HEADLESS-1"), two = try sway.screenshot("HEADLESS-2")
         XCTAssertTrue(one == before.0, "the marker showed on HEADLESS-1")
-        let region = (x: 380, y: 280, width: 40, height: 40)
         XCTAssertFalse(two.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
             == before.1.cropped(x: region.x, y: region.y, width: region.width, height: region.height), "no marker at (400, 300)")
         XCTAssertTrue(two.cropped(x: 0, y: 0, width: 300, height: 200) == before.1.cropped(x: 0, y: 0, width: 300, height: 200),
@@ -85,7 +99,7 @@ final class InputTests: XCTestCase {
 
         // Over HEADLESS-1 at (200, 650): its marker moves there and leaves HEADLESS-2.
         pointer.move(toX: 200, y: 650)
-        usleep(400_000)
+        try eventually("the marker leaves HEADLESS-2") { try sway.screenshot("HEADLESS-2") == before.1 }
         one = try sway.screenshot("HEADLESS-1")
         two = try sway.screenshot("HEADLESS-2")
         XCTAssertTrue(two == before.1, "the marker stayed on HEADLESS-2")

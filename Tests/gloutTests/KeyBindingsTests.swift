@@ -22,3 +22,18 @@ final class KeyBindingsTests: XCTestCase {
         }
     }
 }
+
+final class NumberTextTests: XCTestCase {
+    func test_numbersFormatWithoutStrings() {
+        var number = NumberText()
+        for (value, decimals, expected) in [(61.904, 1, "61.9"), (0.04, 1, "0.0"), (5, 0, "5"), (16.666, 2, "16.67"),
+                                            (-3.25, 1, "-3.3"), (1000, 1, "1000.0"), (0.5, 0, "1"), (9.96, 1, "10.0")] {
+            number.set(value, decimals: decimals)
+            XCTAssertEqual(String(decoding: number.text, as: UTF8.self), expected, "\(value)")
+        }
+        number.set(62.5, decimals: 1, suffix: " fps")
+        XCTAssertEqual(String(decoding: number.text, as: UTF8.self), "62.5 fps")
+        number.set(.nan, decimals: 1, suffix: " fps")
+        XCTAssertEqual(String(decoding: number.text, as: UTF8.self), "- fps")
+    }
+}

@@ -1,0 +1,239 @@
+import CGLES
+import Foundation
+import WaylandOutputs
+
+/// The control view's dashboard, drawn on the primary every frame: glout's title, the
+/// layout and output count in the title band, the key bindings, and on each output's tile
+/// its name, mode, scale, transform, role, measured frame rate and a graph of its last
+/// two seconds of frame intervals. Text comes from FreeType glyph atlases; drawing a
+/// frame allocates nothing once the atlases exist.
+final class Dashboard {
+    private let telemetry: Telemetry
+    /// The atlas for the current point size: title, body and small text.
+    private var atlas: (key: Int, atlas: GlyphAtlas, texture: GLuint)?
+    private var batch = TextBatch()
+    private var vertexArray: GLuint = 0, vertexBuffer: GLuint = 0, uniformBuffer: GLuint = 0
+    private var number = NumberText()
+    /// Output ids in tile order, and the frame-time scratch for the graphs.
+    private var order: [UInt32] = []
+    private var times = [UInt64](repeating: 0, count: Telemetry.capacity)
+    /// Where each tile's live parts go (framebuffer pixels): shaded again every frame.
+    private(set) var liveRegions: [PixelRect] = []
+    private var runsFile: String?
+
+    static let light: (Float, Float, Float, Float) = (0.93, 0.94, 0.97, 1)
+    static let dim: (Float, Float, Float, Float) = (0.62, 0.67, 0.77, 1)
+    static let warning: (Float, Float, Float, Float) = (0.95, 0.35, 0.30, 1)
+
+    init(telemetry: Telemetry) {
+        self.telemetry = telemetry
+        glGenVertexArrays(1, &vertexArray)
+        glGenBuffers(1, &vertexBuffer)
+        glGenBuffers(1, &uniformBuffer)
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
+        glBufferData(GLenum(GL_ARRAY_BUFFER), batch.vertices.count * 4, nil, GLenum(GL_STREAM_DRAW))
+        let stride = GLsizei(TextBatch.stride * 4)
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
+        glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 8))
+        glVertexAttribPointer(2, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 16))
+        for attribute: GLuint in 0...2 { glEnableVertexAttribArray(attribute) }
+        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
+        glBufferData(GLenum(GL_UNIFORM_BUFFER), 16, nil, GLenum(GL_DYNAMIC_DRAW))
+        if let path = ProcessInfo.processInfo.environment["GLOUT_DASHBOARD_RUNS"] {
+            runsFile = path
+            batch.runs = []
+        }
+    }
+
+    deinit {
+        if var texture = atlas?.texture { glDeleteTextures(1, &texture) }
+        glDeleteBuffers(1, &uniformBuffer)
+        glDeleteBuffers(1, &vertexBuffer)
+        glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    /// Changes whenever the still part of the dashboard must be drawn again.
+    var generation: UInt64 { telemetry.generation }
+
+    /// The outputs in tile order (logical position), and the primary's tile.
+    func arrange(primary: String?) -> (count: Int, primaryIndex: Int) {
+        let outputs = telemetry.read { entries in ScreenOrder.sorted(entries.values.map(\.output)) }
+        order.removeAll(keepingCapacity: true)
+        for output in outputs { order.append(output.id) }
+        return (outputs.count, outputs.firstIndex { $0.name == primary } ?? -1)
+    }
+
+    /// The atlas for text at `scale` pixels per point (made when the scale changes).
+    private func fonts(scale: Double) -> (atlas: GlyphAtlas, texture: GLuint, title: GlyphAtlas.Font,
+                                          body: GlyphAtlas.Font, small: GlyphAtlas.Font)? {
+        let key = Int((scale * 100).rounded())
+        if atlas?.key != key {
+            if var texture = atlas?.texture { glDeleteTextures(1, &texture) }
+            atlas = nil
+            let sizes = [20.0, 13, 11].map { max(6, Int(($0 * scale).rounded())) }
+            guard let made = try? GlyphAtlas(pixelSizes: sizes) else { return nil }
+            atlas = (key, made, made.makeTexture())
+        }
+        guard let atlas else { return nil }
+        return (atlas.atlas, atlas.texture, atlas.atlas.fonts[0], atlas.atlas.fonts[1], atlas.atlas.fonts[2])
+    }
+
+    /// Draws the parts that change only with the outputs: title, keys, names, modes,
+    /// roles. Also works out the live regions.
+    func drawStill(layout: SceneLayout, state: Scene.State, target: RenderTarget, program: GLuint) {
+        batch.reset()
+        liveRegions.removeAll(keepingCapacity: true)
+        guard let fonts = fonts(scale: layout.pointSize) else { return }
+        let (atlas, title, body, small) = (fonts.atlas, fonts.title, fonts.body, fonts.small)
+        let ox = Int(layout.canvas.x), oy = Int(layout.canvas.y)
+        let safe = layout.safe
+        let left = Int(safe.x) + Int(12 * layout.pointSize)
+        // Title band: "glout", then the layout and the number of outputs.
+        let bandBaseline = oy + Int(layout.bandHeight * 0.5) + title.ascender / 2 - 2
+        var pen = batch.text("glout".utf8, x: left, baseline: bandBaseline, font: title, atlas: atlas, Dashboard.light, record: "glout")
+        pen += Int(16 * layout.pointSize)
+        pen = batch.text(state.layout == .mirror ? "mirror".utf8 : "independent".utf8, x: pen, baseline: bandBaseline,
+                         font: body, atlas: atlas, Dashboard.light, record: state.layout.rawValue)
+        number.set(Double(order.count), decimals: 0, suffix: order.count == 1 ? " output" : " outputs")
+        pen = batch.text("  ·  ".utf8, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.dim)
+        batch.text(number.text, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.light)
+        // The key bindings along the bottom of the safe area.
+        let keysBaseline = Int(safe.y + safe.height) - Int(8 * layout.pointSize)
+        pen = left
+        for action in KeyAction.allCases {
+            let (key, what) = action.help
+            pen = batch.text(key.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.light)
+            pen = batch.text(" ".utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
+            pen = batch.text(what.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
+            pen += Int(14 * layout.pointSize)
+        }
+        // Each output's tile: name, mode and scale, role.
+        telemetry.read { entries in
+            for (index, id) in order.enumerated() {
+                guard let output = entries[id]?.output else { continue }
+                let tile = layout.tile(index)
+                let tx = ox + Int(tile.x) + Int(8 * layout.pointSize)
+                var baseline = oy + Int(tile.y) + Int(8 * layout.pointSize) + body.ascender
+                batch.text(output.name.utf8, x: tx, baseline: baseline, font: body, atlas: atlas, Dashboard.light,
+                           record: output.name)
+                baseline += small.lineHeight + Int(2 * layout.pointSize)
+                var x = tx
+                if let mode = output.currentMode {
+                    number.set(Double(mode.width), decimals: 0, suffix: "x")
+                    x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                    number.set(Double(mode.height), decimals: 0, suffix: "")
+                    x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                    if mode.refreshMilliHertz > 0 {
+                        number.set(Double(mode.refreshMilliHertz) / 1000, decimals: mode.refreshMilliHertz % 1000 == 0 ? 0 : 2,
+                                   suffix: " Hz")
+                        x = batch.text(" @ ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                        x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                    }
+                }
+                number.set(Double(output.scale), decimals: 0, suffix: "")
+                x = batch.text("  ×".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                x = batch.text("  ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                batch.text(output.transform.description.utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                baseline += small.lineHeight + Int(2 * layout.pointSize)
+                let primary = output.name == state.primary
+                batch.text(primary ? "primary".utf8 : "secondary".utf8, x: tx, baseline: baseline, font: small, atlas: atlas,
+                           primary ? Dashboard.light : Dashboard.dim)
+                // The live part: the rate and a graph about 60 points high (or what the tile has).
+                let liveTop = baseline + Int(4 * layout.pointSize)
+                let liveBottom = min(oy + Int(tile.y + tile.height) - Int(6 * layout.pointSize),
+                                     liveTop + body.lineHeight + Int(66 * layout.pointSize))
+                if liveBottom > liveTop {
+                    liveRegions.append(PixelRect(x: Int32(tx - 2), y: Int32(liveTop),
+                                                 width: Int32(Int(tile.width) - Int(12 * layout.pointSize)),
+                                                 height: Int32(liveBottom - liveTop)))
+                }
+            }
+        }
+        flush(target: target, atlas: atlas, texture: fonts.texture)
+    }
+
+    /// Draws the live parts: each output's rate and its interval graph.
+    func drawLive(layout: SceneLayout, state: Scene.State, target: RenderTarget, now: UInt64) {
+        guard let fonts = fonts(scale: layout.pointSize) else { return }
+        let (atlas, body) = (fonts.atlas, fonts.body)
+        batch.reset()
+        telemetry.read { entries in
+            for (index, id) in order.enumerated() where index < liveRegions.count {
+                guard let entry = entries[id] else { continue }
+                let region = liveRegions[index]
+                let baseline = Int(region.y) + body.ascender
+                let x = Int(region.x) + 2
+                let period = Double(entry.output.currentMode?.refreshPeriodNanoseconds ?? 16_666_667)
+                if state.frozen != nil {
+                    batch.text("frozen".utf8, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+                    continue
+                }
+                // Frames in the last second, and the intervals of the last two.
+                var n = 0
+                for i in 0..<entry.count {
+                    let t = entry.times[(entry.next - 1 - i + Telemetry.capacity) % Telemetry.capacity]
+                    guard t + 2_000_000_000 >= now, t <= now else { break }
+                    times[n] = t
+                    n += 1
+                }
+                var recent = 0
+                while recent < n && times[recent] + 1_000_000_000 >= now { recent += 1 }
+                let rate = recent > 1 ? Double(recent - 1) * 1e9 / Double(times[0] - times[recent - 1]) : 0
+                number.set(rate, decimals: 1, suffix: " fps")
+                batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+                // The graph: a bar per interval at the time it ended, 0 to 2.5 periods high.
+                let graphTop = Double(baseline + Int(6 * layout.pointSize))
+                let graphHeight = Double(region.y + region.height) - graphTop
+                guard graphHeight > 4, n > 1 else { continue }
+                let graphWidth = Double(region.width) - 4
+                let gx = Double(region.x) + 2
+                let oneRefresh = graphTop + graphHeight * (1 - 1 / 2.5)
+                batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), Float(max(1, layout.pointSize * 0.5)),
+                                atlas: atlas, (0.45, 0.50, 0.60, 1))
+                for i in 0..<(n - 1) {
+                    let interval = Double(times[i] - times[i + 1])
+                    let age = Double(now - times[i]) / 2e9
+                    let height = min(1, interval / period / 2.5) * graphHeight
+                    let bar = max(1, layout.pointSize)
+                    batch.rectangle(Float(gx + graphWidth * (1 - age) - bar), Float(graphTop + graphHeight - height),
+                                    Float(bar), Float(height), atlas: atlas,
+                                    interval > 1.5 * period ? Dashboard.warning : (0.35, 0.75, 1.0, 1))
+                }
+            }
+        }
+        flush(target: target, atlas: atlas, texture: fonts.texture)
+        if let runsFile, let runs = batch.runs {
+            // Tests read the runs the layout made for the first frame.
+            self.runsFile = nil
+            let all = savedRuns + runs
+            if let data = try? JSONEncoder().encode(all) { try? data.write(to: URL(fileURLWithPath: runsFile)) }
+            batch.runs = nil
+            savedRuns = []
+        }
+    }
+
+    private var savedRuns: [TextBatch.Run] = []
+
+    /// Uploads the batch and draws it with `atlas` bound, blended over the layer.
+    private func flush(target: RenderTarget, atlas: GlyphAtlas, texture: GLuint) {
+        if batch.runs != nil { savedRuns += batch.runs! }
+        guard batch.quads > 0 else { return }
+        let uniforms: [Float] = [Float(target.pixelWidth), Float(target.pixelHeight),
+                                 Float(atlas.width), Float(atlas.height)]
+        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
+        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, 16, uniforms)
+        glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 1, uniformBuffer)
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
+        glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, batch.quads * 6 * TextBatch.stride * 4, batch.vertices)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glEnable(GLenum(GL_BLEND))
+        glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(batch.quads * 6))
+        glDisable(GLenum(GL_BLEND))
+    }
+}

@@ -1,0 +1,97 @@
+import CGLES
+
+/// The glyphs of a few font sizes in one R8 texture (FreeType coverage), plus a white
+/// texel for solid shapes, so all of the dashboard's text and graphs draw in one call.
+final class GlyphAtlas {
+    struct Glyph {
+        /// Where the glyph's bitmap is in the atlas, in texels.
+        var atlasX: Int, atlasY: Int
+        var width: Int, height: Int
+        var left: Int, top: Int, advance: Int
+    }
+
+    /// One size of the font in the atlas.
+    final class Font {
+        let pixelSize: Int
+        /// Baseline to the top of the tallest glyphs, and baseline to baseline.
+        let ascender: Int
+        let lineHeight: Int
+        fileprivate(set) var glyphs: [UInt32: Glyph] = [:]
+
+        fileprivate init(pixelSize: Int, ascender: Int, lineHeight: Int) {
+            self.pixelSize = pixelSize
+            self.ascender = ascender
+            self.lineHeight = lineHeight
+        }
+
+        /// The glyph for a character; characters outside the atlas show as '?'.
+        @inline(__always)
+        func glyph(_ scalar: UInt32) -> Glyph { glyphs[scalar] ?? glyphs[63]! }
+
+        /// The width of ASCII or UTF-8 `text` in pixels.
+        func width(_ text: some Collection<UInt8>) -> Int {
+            var total = 0
+            for byte in text where byte < 0x80 || byte >= 0xC0 { total += glyph(byte < 0x80 ? UInt32(byte) : 63).advance }
+            return total
+        }
+    }
+
+    static let characters: [Unicode.Scalar] = (32...126).compactMap(Unicode.Scalar.init) + ["·", "—", "×", "μ"]
+
+    let fonts: [Font]
+    let width = 1024
+    private(set) var height = 0
+    private(set) var texels: [UInt8] = []
+    /// A fully covered texel: the centre of a 3x3 block of 255 in the corner.
+    let solid = (x: 1, y: 1)
+
+    /// Renders DejaVu Sans at each of `pixelSizes` (fonts-dejavu-core) into one atlas.
+    init(pixelSizes: [Int]) throws {
+        var fonts: [Font] = []
+        var placements: [(Font, UInt32, FontFace.Glyph, Int, Int)] = []
+        // Shelf packing: glyphs left to right in rows as tall as the tallest glyph.
+        var x = 4, y = 0, rowHeight = 3
+        for size in pixelSizes {
+            let face = try FontFace(pixelSize: size)
+            let font = Font(pixelSize: size, ascender: face.ascender, lineHeight: face.lineHeight)
+            fonts.append(font)
+            for scalar in GlyphAtlas.characters {
+                let glyph = face.glyph(scalar)
+                if x + glyph.width + 1 > width {
+                    x = 0
+                    y += rowHeight + 1
+                    rowHeight = 0
+                }
+                placements.append((font, scalar.value, glyph, x, y))
+                x += glyph.width + 1
+                rowHeight = max(rowHeight, glyph.height)
+            }
+        }
+        self.fonts = fonts
+        height = y + rowHeight + 1
+        texels = [UInt8](repeating: 0, count: width * height)
+        for dy in 0..<3 { for dx in 0..<3 { texels[dy * width + dx] = 255 } }
+        for (font, scalar, glyph, gx, gy) in placements {
+            for row in 0..<glyph.height {
+                for column in 0..<glyph.width {
+                    texels[(gy + row) * width + gx + column] = glyph.coverage[row * glyph.width + column]
+                }
+            }
+            font.glyphs[scalar] = Glyph(atlasX: gx, atlasY: gy, width: glyph.width, height: glyph.height,
+                                        left: glyph.left, top: glyph.top, advance: glyph.advance)
+        }
+    }
+
+    /// Uploads the atlas into a new texture of the current context.
+    func makeTexture() -> GLuint {
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RED),
+                     GLenum(GL_UNSIGNED_BYTE), texels)
+        return texture
+    }
+}

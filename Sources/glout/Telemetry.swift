@@ -1,0 +1,61 @@
+import Synchronization
+import WaylandOutputs
+
+/// What every output's renderer reports about itself, for the dashboard on the primary:
+/// its description and the arrival times of its recent frames. Written by each render
+/// thread once per frame, read by the primary's; fixed-size rings, so nothing is
+/// allocated per frame.
+final class Telemetry: Sendable {
+    /// Frame times kept per output: 2 s at 166 Hz, with room to spare.
+    static let capacity = 512
+
+    struct Entry: Sendable {
+        var output: Output
+        var times = [UInt64](repeating: 0, count: Telemetry.capacity)
+        var count = 0
+        var next = 0
+    }
+
+    private struct State: Sendable {
+        var entries: [UInt32: Entry] = [:]
+        /// Bumped whenever an output appears, leaves or changes its description.
+        var generation: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// An output glout draws on (or its new description).
+    func register(_ output: Output) {
+        state.withLock { state in
+            guard state.entries[output.id]?.output != output else { return }
+            if state.entries[output.id] == nil {
+                state.entries[output.id] = Entry(output: output)
+            } else {
+                state.entries[output.id]!.output = output
+            }
+            state.generation &+= 1
+        }
+    }
+
+    /// A renderer draws a frame for `output` at `timestamp` (MonotonicClock ns).
+    func record(_ output: Output, timestamp: UInt64) {
+        state.withLock { state in
+            guard state.entries[output.id] != nil else { return }
+            state.entries[output.id]!.times[state.entries[output.id]!.next] = timestamp
+            state.entries[output.id]!.next = (state.entries[output.id]!.next + 1) % Telemetry.capacity
+            state.entries[output.id]!.count = min(state.entries[output.id]!.count + 1, Telemetry.capacity)
+        }
+    }
+
+    /// An output's window closed.
+    func forget(_ outputID: UInt32) {
+        state.withLock { state in
+            if state.entries.removeValue(forKey: outputID) != nil { state.generation &+= 1 }
+        }
+    }
+
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Reads the entries in place, without copying them.
+    func read<T>(_ body: ([UInt32: Entry]) -> T) -> T { state.withLock { body($0.entries) } }
+}

@@ -1,0 +1,144 @@
+/// Quads for the dashboard (text and graph bars), laid out in framebuffer pixels (top
+/// left origin) into one preallocated vertex array: nothing is allocated per frame.
+struct TextBatch {
+    /// Floats per vertex: position (2), atlas texel (2), colour (4).
+    static let stride = 8
+    static let capacity = 8192
+
+    private(set) var vertices: [Float]
+    private(set) var quads = 0
+
+    /// A run of text as laid out, for tests that check it against the pixels.
+    struct Run: Equatable, Codable {
+        var text: String
+        var x: Int, y: Int, width: Int, height: Int
+        /// Atlas texels of the run's glyphs with coverage of at least half.
+        var ink: Int
+    }
+    /// When set, every text run is recorded here (GLOUT_DASHBOARD_RUNS).
+    var runs: [Run]?
+
+    init() {
+        vertices = [Float](repeating: 0, count: TextBatch.capacity * 6 * TextBatch.stride)
+    }
+
+    mutating func reset() {
+        quads = 0
+        if runs != nil { runs!.removeAll(keepingCapacity: true) }
+    }
+
+    /// A quad from (x0, y0) to (x1, y1) showing atlas texels (u0, v0) to (u1, v1).
+    mutating func quad(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float,
+                       _ u0: Float, _ v0: Float, _ u1: Float, _ v1: Float, _ color: (Float, Float, Float, Float)) {
+        guard quads < TextBatch.capacity else { return }
+        let base = quads * 6
+        // Two triangles; no array of corners, so no allocation.
+        put(base, x0, y0, u0, v0, color)
+        put(base + 1, x1, y0, u1, v0, color)
+        put(base + 2, x0, y1, u0, v1, color)
+        put(base + 3, x1, y0, u1, v0, color)
+        put(base + 4, x1, y1, u1, v1, color)
+        put(base + 5, x0, y1, u0, v1, color)
+        quads += 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ vertex: Int, _ x: Float, _ y: Float, _ u: Float, _ v: Float,
+                              _ color: (Float, Float, Float, Float)) {
+        let i = vertex * TextBatch.stride
+        vertices[i] = x; vertices[i + 1] = y; vertices[i + 2] = u; vertices[i + 3] = v
+        vertices[i + 4] = color.0; vertices[i + 5] = color.1; vertices[i + 6] = color.2; vertices[i + 7] = color.3
+    }
+
+    /// A solid rectangle (the atlas's white texel).
+    mutating func rectangle(_ x: Float, _ y: Float, _ width: Float, _ height: Float, atlas: GlyphAtlas,
+                            _ color: (Float, Float, Float, Float)) {
+        let s = (Float(atlas.solid.x) + 0.5, Float(atlas.solid.y) + 0.5)
+        quad(x, y, x + width, y + height, s.0, s.1, s.0, s.1, color)
+    }
+
+    /// Lays `text` out from `x` with its baseline at `baseline`, whole pixels, and
+    /// returns the pen position after it. Characters outside the atlas show as '?'.
+    @discardableResult
+    mutating func text(_ text: some Collection<UInt8>, x: Int, baseline: Int, font: GlyphAtlas.Font, atlas: GlyphAtlas,
+                       _ color: (Float, Float, Float, Float), record: String? = nil) -> Int {
+        var pen = x
+        var ink = 0
+        var top = Int.max, bottom = Int.min
+        // UTF-8 decoding by hand, so a run of bytes needs no String.
+        var iterator = text.makeIterator()
+        while let lead = iterator.next() {
+            var scalar = UInt32(lead)
+            var extra = 0
+            if lead >= 0xF0 { scalar = UInt32(lead & 0x07); extra = 3 }
+            else if lead >= 0xE0 { scalar = UInt32(lead & 0x0F); extra = 2 }
+            else if lead >= 0xC0 { scalar = UInt32(lead & 0x1F); extra = 1 }
+            for _ in 0..<extra { scalar = scalar << 6 | UInt32((iterator.next() ?? 0x80) & 0x3F) }
+            let glyph = font.glyph(scalar)
+            if glyph.width > 0 && glyph.height > 0 {
+                let gx = pen + glyph.left, gy = baseline - glyph.top
+                quad(Float(gx), Float(gy), Float(gx + glyph.width), Float(gy + glyph.height),
+                     Float(glyph.atlasX), Float(glyph.atlasY),
+                     Float(glyph.atlasX + glyph.width), Float(glyph.atlasY + glyph.height), color)
+                if record != nil {
+                    top = min(top, gy)
+                    bottom = max(bottom, gy + glyph.height)
+                    for row in 0..<glyph.height {
+                        for column in 0..<glyph.width
+                        where atlas.texels[(glyph.atlasY + row) * atlas.width + glyph.atlasX + column] >= 128 {
+                            ink += 1
+                        }
+                    }
+                }
+            }
+            pen += glyph.advance
+        }
+        if let record, runs != nil, top <= bottom {
+            runs!.append(Run(text: record, x: x, y: top, width: pen - x, height: bottom - top, ink: ink))
+        }
+        return pen
+    }
+}
+
+/// Decimal formatting into a fixed buffer: per-frame numbers without String.
+struct NumberText {
+    private(set) var bytes = [UInt8](repeating: 0, count: 32)
+    private(set) var count = 0
+    private var digits = [UInt8](repeating: 0, count: 20)
+
+    /// `value` with `decimals` digits after the point, followed by `suffix` (ASCII).
+    mutating func set(_ value: Double, decimals: Int, suffix: StaticString = "") {
+        count = 0
+        if value.isFinite && abs(value) < 1e15 {
+            var scaled = (abs(value) * pow10(decimals)).rounded()
+            if value < 0 && scaled > 0 { append(UInt8(ascii: "-")) }
+            var n = 0
+            repeat {
+                digits[n] = UInt8(scaled.truncatingRemainder(dividingBy: 10)) + UInt8(ascii: "0")
+                scaled = (scaled / 10).rounded(.down)
+                n += 1
+            } while (scaled > 0 || n <= decimals) && n < digits.count
+            for i in stride(from: n - 1, through: 0, by: -1) {
+                append(digits[i])
+                if i == decimals && decimals > 0 { append(UInt8(ascii: ".")) }
+            }
+        } else {
+            append(UInt8(ascii: "-"))
+        }
+        suffix.withUTF8Buffer { for byte in $0 { append(byte) } }
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        guard count < bytes.count else { return }
+        bytes[count] = byte
+        count += 1
+    }
+
+    private func pow10(_ n: Int) -> Double {
+        var value = 1.0
+        for _ in 0..<n { value *= 10 }
+        return value
+    }
+
+    var text: ArraySlice<UInt8> { bytes[0..<count] }
+}
