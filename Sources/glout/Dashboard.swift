@@ -20,6 +20,8 @@ final class Dashboard {
     /// Where each tile's live parts go (framebuffer pixels): shaded again every frame.
     private(set) var liveRegions: [PixelRect] = []
     private var runsFile: String?
+    /// The `Text` uniform block: framebuffer and atlas sizes.
+    private var textUniforms = [Float](repeating: 0, count: 4)
 
     static let light: (Float, Float, Float, Float) = (0.93, 0.94, 0.97, 1)
     static let dim: (Float, Float, Float, Float) = (0.62, 0.67, 0.77, 1)
@@ -220,10 +222,10 @@ final class Dashboard {
     private func flush(target: RenderTarget, atlas: GlyphAtlas, texture: GLuint) {
         if batch.runs != nil { savedRuns += batch.runs! }
         guard batch.quads > 0 else { return }
-        let uniforms: [Float] = [Float(target.pixelWidth), Float(target.pixelHeight),
-                                 Float(atlas.width), Float(atlas.height)]
+        textUniforms[0] = Float(target.pixelWidth); textUniforms[1] = Float(target.pixelHeight)
+        textUniforms[2] = Float(atlas.width); textUniforms[3] = Float(atlas.height)
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
-        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, 16, uniforms)
+        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, 16, textUniforms)
         glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 1, uniformBuffer)
         glBindVertexArray(vertexArray)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)

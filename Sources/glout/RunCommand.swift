@@ -103,6 +103,10 @@ final class RunCommand {
                 }
                 if !entry.firstFrameReported, let first = entry.window.statistics.firstCommit {
                     windows[id]?.firstFrameReported = true
+                    if entry.window.statistics.renderSizeIgnored {
+                        log.warning("output \(entry.name): the compositor cannot scale buffers (no wp_viewporter); "
+                                    + "drawing at the output's own size instead of --mode's")
+                    }
                     if let announced = entry.announced, first > announced {
                         log.info("output \(entry.name): first frame \(format(Double(first - announced) / 1e6, 1)) ms "
                                  + "after the output appeared")

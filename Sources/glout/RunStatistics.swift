@@ -22,7 +22,7 @@ struct RunStatistics: Encodable {
     var layout: String
     var duration_s: Double
     var outputs: [Entry]
-    /// Why the run ended: "duration", "signal", "closed", "no-outputs", "error".
+    /// Why the run ended: "duration", "signal", "key", "closed", "no-outputs", "error".
     var ended_by: String
     var error: String?
 }

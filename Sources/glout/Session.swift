@@ -31,7 +31,6 @@ final class Session {
             [try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),
              try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "still.frag", library: library),
              try ShaderProgram(vertex: "text.vert", fragment: "text.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library)]
         }
@@ -43,8 +42,8 @@ final class Session {
                              + screens.outputs.map(\.name).joined(separator: ", "), command: "run")
         }
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
-                                 triangle: shaderPrograms[2].program, still: shaderPrograms[3].program,
-                                 text: shaderPrograms[4].program, marker: shaderPrograms[5].program)
+                                 triangle: shaderPrograms[2].program, text: shaderPrograms[3].program,
+                                 marker: shaderPrograms[4].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
         scene.setPrimary(primary)
         for output in chosenOutputs { telemetry.register(output) }

@@ -2,30 +2,7 @@ import Foundation
 import XCTest
 
 /// glout bench on headless sway (1280x720@60 and 800x600@30) and headless weston.
-final class BenchTests: XCTestCase {
-    nonisolated(unsafe) static var compositor: Compositor?
-    var sway: Compositor { BenchTests.compositor! }
-    var folder: URL!
-
-    override class func setUp() {
-        compositor = try? Compositor.sway(["1280x720@60", "800x600@30"])
-    }
-
-    override class func tearDown() {
-        compositor = nil
-    }
-
-    override func setUpWithError() throws {
-        guard let compositor = BenchTests.compositor, compositor.isRunning else {
-            throw HarnessError("headless sway did not start (scripts/compositor sway)")
-        }
-        folder = Paths.temporaryFolder()
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
+final class BenchTests: SharedSwayTestCase {
     /// Runs bench and returns its JSON report.
     func bench(_ arguments: [String], on compositor: Compositor? = nil) throws -> [String: Any] {
         let json = folder.appendingPathComponent("bench-\(UUID().uuidString).json").path

@@ -255,3 +255,30 @@ func outputsByName(_ report: [String: Any]) -> [String: [String: Any]] {
     }
     return result
 }
+
+/// Test cases that share one headless sway (1280x720@60 and 800x600@30) across their
+/// tests, and give each test a temporary folder.
+class SharedSwayTestCase: XCTestCase {
+    nonisolated(unsafe) private static var compositors: [ObjectIdentifier: Compositor] = [:]
+    var sway: Compositor { SharedSwayTestCase.compositors[ObjectIdentifier(type(of: self))]! }
+    var folder: URL!
+
+    override class func setUp() {
+        compositors[ObjectIdentifier(self)] = try? Compositor.sway(["1280x720@60", "800x600@30"])
+    }
+
+    override class func tearDown() {
+        compositors[ObjectIdentifier(self)] = nil
+    }
+
+    override func setUpWithError() throws {
+        guard let compositor = SharedSwayTestCase.compositors[ObjectIdentifier(type(of: self))], compositor.isRunning else {
+            throw HarnessError("headless sway did not start (scripts/compositor sway)")
+        }
+        folder = Paths.temporaryFolder()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

@@ -3,30 +3,7 @@ import XCTest
 
 /// glout on headless sway with a 1280x720@60 and an 800x600@30 output, checked through
 /// sway's own view of the windows and grim's captures of each output.
-final class RunOnHeadlessSwayTests: XCTestCase {
-    nonisolated(unsafe) static var compositor: Compositor?
-    var sway: Compositor { RunOnHeadlessSwayTests.compositor! }
-    var folder: URL!
-
-    override class func setUp() {
-        compositor = try? Compositor.sway(["1280x720@60", "800x600@30"])
-    }
-
-    override class func tearDown() {
-        compositor = nil
-    }
-
-    override func setUpWithError() throws {
-        guard let compositor = RunOnHeadlessSwayTests.compositor, compositor.isRunning else {
-            throw HarnessError("headless sway did not start (scripts/compositor sway)")
-        }
-        folder = Paths.temporaryFolder()
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
+final class RunOnHeadlessSwayTests: SharedSwayTestCase {
     func test_outputsJSONDescribesBothOutputsExactly() throws {
         let finished = try sway.glout(["outputs", "--json"]).wait(timeout: 10)
         XCTAssertEqual(finished.status, 0, finished.stderr)

@@ -28,7 +28,7 @@ final class ShaderLogTests: XCTestCase {
 
     func test_builtInShadersAreAllEmbedded() {
         let names = Set(EmbeddedShaders.files.map(\.name))
-        XCTAssertTrue(names.isSuperset(of: ["fullscreen.vert", "control.frag", "content.frag", "frame.glsl", "canvas.glsl", "triangle.vert", "triangle.frag", "still.frag"]))
+        XCTAssertTrue(names.isSuperset(of: ["fullscreen.vert", "control.frag", "content.frag", "frame.glsl", "canvas.glsl", "triangle.vert", "triangle.frag", "text.vert", "text.frag", "marker.frag"]))
     }
 }
 
