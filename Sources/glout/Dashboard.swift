@@ -194,15 +194,29 @@ final class Dashboard {
                 let oneRefresh = graphTop + graphHeight * (1 - 1 / 2.5)
                 batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), Float(max(1, layout.pointSize * 0.5)),
                                 atlas: atlas, (0.45, 0.50, 0.60, 1))
+                // One bar per pixel column at most (the longest interval in it): at 166 Hz two
+                // seconds are 330 intervals, more than the graph is wide.
+                let bar = max(1, layout.pointSize)
+                var column = -1, longest = 0.0
+                func drawBar() {
+                    guard column >= 0 else { return }
+                    let height = min(1, longest / period / 2.5) * graphHeight
+                    batch.rectangle(Float(gx + Double(column) * bar), Float(graphTop + graphHeight - height),
+                                    Float(bar), Float(height), atlas: atlas,
+                                    longest > 1.5 * period ? Dashboard.warning : (0.35, 0.75, 1.0, 1))
+                }
                 for i in 0..<(n - 1) {
                     let interval = Double(times[i] - times[i + 1])
                     let age = Double(now - times[i]) / 2e9
-                    let height = min(1, interval / period / 2.5) * graphHeight
-                    let bar = max(1, layout.pointSize)
-                    batch.rectangle(Float(gx + graphWidth * (1 - age) - bar), Float(graphTop + graphHeight - height),
-                                    Float(bar), Float(height), atlas: atlas,
-                                    interval > 1.5 * period ? Dashboard.warning : (0.35, 0.75, 1.0, 1))
+                    let at = Int(((graphWidth - bar) * (1 - age) / bar).rounded(.down))
+                    if at != column {
+                        drawBar()
+                        column = at
+                        longest = 0
+                    }
+                    longest = max(longest, interval)
                 }
+                drawBar()
             }
         }
         flush(target: target, atlas: atlas, texture: fonts.texture)
