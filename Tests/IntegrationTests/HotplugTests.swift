@@ -265,7 +265,7 @@ final class OutputChangeTests: XCTestCase {
         XCTAssertEqual(report["HEADLESS-2"]?["suspensions"] as? Int, 1)
         XCTAssertEqual(report["HEADLESS-1"]?["suspensions"] as? Int, 0)
         // HEADLESS-1 never waited for HEADLESS-2.
-        XCTAssertGreaterThan(report["HEADLESS-1"]?["fps"] as? Double ?? 0, 0.9 * 62.5)
+        XCTAssertGreaterThan(report["HEADLESS-1"]?["fps"] as? Double ?? 0, 0.8 * 62.5)
     }
 }
 
@@ -315,11 +315,10 @@ final class StormTests: XCTestCase {
         try cycle(unplugging: "WL-2", plugging: "WL-3")
         try cycle(unplugging: "WL-3", plugging: "WL-4")
         let start = try usage(of: glout.pid)
-        // While two windows draw, llvmpipe's per-frame memory moves the resident size up
-        // and down by 5 to 10 MiB (measured over 200 cycles: no trend, 45 to 51 MiB of
-        // anonymous memory as the floor of each 20). So memory is judged by its floor
-        // after each cycle (the smallest of three readings), the median of the first ten
-        // cycles against the median of the last ten.
+        // While two windows draw, llvmpipe's buffers can move the resident size by a
+        // megabyte or two between readings. So memory is judged by its floor after each
+        // cycle (the smallest of three readings): the median of the last ten cycles
+        // against the reading before the storm, and against the first ten cycles.
         var floors: [Int] = []
         var newest = 4
         for _ in 0..<cycles {
@@ -337,11 +336,14 @@ final class StormTests: XCTestCase {
         let end = try usage(of: glout.pid)
         func median(_ values: ArraySlice<Int>) -> Int { values.sorted()[values.count / 2] }
         let first = median(floors.prefix(10)), last = median(floors.suffix(10))
+        print("storm floors (MiB): \(floors.map { $0 / 1024 })")
         print("storm: \(cycles) cycles: before \(start), after \(end); floor \(first / 1024) -> \(last / 1024) MiB")
         XCTAssertLessThanOrEqual(abs(end.descriptors - start.descriptors), 2, "descriptors: \(start) -> \(end)")
         XCTAssertLessThanOrEqual(abs(end.threads - start.threads), 2, "threads: \(start) -> \(end)")
         // Under AddressSanitizer (scripts/storm-asan) freed memory sits in its quarantine.
         if ProcessInfo.processInfo.environment["GLOUT_STORM_ASAN"] == nil {
+            XCTAssertLessThan(last - start.residentKilobytes, 5 * 1024,
+                              "resident memory grew from \(start.residentKilobytes) to \(last) kB")
             XCTAssertLessThan(last - first, 5 * 1024, "resident floor grew from \(first) to \(last) kB")
         }
         // Compositors shuffle windows as outputs go; glout puts them back within seconds.

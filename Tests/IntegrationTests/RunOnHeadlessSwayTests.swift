@@ -110,9 +110,15 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         // Headless sway's timer ticks every 16 ms (62.5/s) and 33 ms (30.3/s).
         let fast = outputs["HEADLESS-1"]?["frames"] as? Int ?? 0
         let slow = outputs["HEADLESS-2"]?["frames"] as? Int ?? 0
-        XCTAssertGreaterThanOrEqual(fast, Int(0.9 * 62.5 * 10), "HEADLESS-1 rendered \(fast) frames in 10 s")
-        XCTAssertGreaterThanOrEqual(slow, Int(0.9 * 30.3 * 10), "HEADLESS-2 rendered \(slow) frames in 10 s")
-        // Each at its own rate: the 30 Hz output is not dragged up, the 60 Hz one not down.
+        print("own rate: HEADLESS-1 \(fast) frames, HEADLESS-2 \(slow) frames in 10 s")
+        // The rates reached depend on the machine (a debug build on two busy cores drops
+        // some frames); what must hold everywhere is that each output keeps its own pace:
+        // the 60 Hz one is not dragged down to the 30 Hz one (a coupled loop gives both
+        // about 29/s), and the 30 Hz one is not pulled up.
+        XCTAssertGreaterThanOrEqual(fast, Int(0.75 * 62.5 * 10), "HEADLESS-1 rendered \(fast) frames in 10 s")
+        XCTAssertGreaterThanOrEqual(slow, Int(0.75 * 30.3 * 10), "HEADLESS-2 rendered \(slow) frames in 10 s")
+        XCTAssertGreaterThanOrEqual(Double(fast) / Double(max(slow, 1)), 1.6,
+                                    "HEADLESS-1 \(fast) frames against HEADLESS-2 \(slow): not each at its own rate")
         XCTAssertLessThanOrEqual(slow, Int(1.1 * 30.3 * 10) + 2)
         let rate = outputs["HEADLESS-2"]?["fps"] as? Double ?? 0
         XCTAssertEqual(rate, 30.3, accuracy: 3)
