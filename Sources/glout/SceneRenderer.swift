@@ -62,6 +62,11 @@ final class SceneRenderer: OutputRenderer {
     private var stillSize: (Int32, Int32) = (0, 0)
     private var stillKey: StillKey?
     private var regions: [PixelRect] = []
+    /// The control view's layer as it was before any live dashboard part was drawn on it:
+    /// each frame the live parts are copied back from here rather than shaded again.
+    private var backdropFramebuffer: GLuint = 0
+    private var backdropTexture: GLuint = 0
+    private var backdropSize: (Int32, Int32) = (0, 0)
     /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
     var outputFramebuffer: GLuint = 0
 
@@ -94,6 +99,10 @@ final class SceneRenderer: OutputRenderer {
     }
 
     deinit {
+        if backdropFramebuffer != 0 {
+            glDeleteTextures(1, &backdropTexture)
+            glDeleteFramebuffers(1, &backdropFramebuffer)
+        }
         glDeleteTextures(1, &stillTexture)
         glDeleteFramebuffers(1, &stillFramebuffer)
         glDeleteBuffers(1, &uniformBuffer)
@@ -156,9 +165,20 @@ final class SceneRenderer: OutputRenderer {
             if drawsDashboard {
                 glUseProgram(programs.text)
                 dashboard!.drawStill(layout: layout, state: state, target: target, program: programs.text)
-                regions += dashboard!.liveRegions
+                keepBackdrop(width: target.pixelWidth, height: target.pixelHeight)
             }
             stillKey = key
+        }
+        if drawsDashboard {
+            // Wipe last frame's rates and graphs: a copy, where shading the view there
+            // again cost llvmpipe a millisecond or more a frame.
+            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdropFramebuffer)
+            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), stillFramebuffer)
+            for region in dashboard!.liveRegions {
+                let r = region.flippedY(containerHeight: target.pixelHeight)
+                glBlitFramebuffer(r.x, r.y, r.x + r.width, r.y + r.height, r.x, r.y, r.x + r.width, r.y + r.height,
+                                  GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+            }
         }
         // Shade the moving regions again, into the layer: every pixel of a frame is made
         // in the same RGBA8 texture, so a snapshot and the window get the same values.
@@ -216,6 +236,25 @@ final class SceneRenderer: OutputRenderer {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), stillTexture, 0)
         stillSize = (width, height)
+    }
+
+    /// Copies the freshly drawn layer, still text and all, into the backdrop.
+    private func keepBackdrop(width: Int32, height: Int32) {
+        if backdropFramebuffer == 0 {
+            glGenFramebuffers(1, &backdropFramebuffer)
+            glGenTextures(1, &backdropTexture)
+        }
+        if backdropSize != (width, height) {
+            glBindTexture(GLenum(GL_TEXTURE_2D), backdropTexture)
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, width, height, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), backdropFramebuffer)
+            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D),
+                                   backdropTexture, 0)
+            backdropSize = (width, height)
+        }
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), stillFramebuffer)
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), backdropFramebuffer)
+        glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
     }
 
     private func setUniforms(frame: DisplayLinkFrame, target: RenderTarget, layout: SceneLayout, state: Scene.State,
