@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// Render sizes, mode switching, overscan, safe areas, rotation and snapshots on headless
-/// sway, judged from grim's captures.
+/// sway (and phoc, for real mode switches), judged from grim's captures.
 final class GeometryTests: XCTestCase {
     var folder: URL!
 
@@ -75,6 +75,39 @@ final class GeometryTests: XCTestCase {
         let refused = try sway.glout(["run", "--mode", "HEADLESS-1=640x480", "--duration", "5"]).wait(timeout: 10)
         XCTAssertEqual(refused.status, 2)
         XCTAssertTrue(refused.stderr.contains("it offers 1280x720@60.000Hz"), refused.stderr)
+    }
+
+    func test_setModeSwitchesTheOutputWhileGloutRunsAndPutsTheOriginalBack() throws {
+        let phoc = try Compositor.phoc()
+        /// The current mode as wlr-randr, another client, reads it from the compositor.
+        func currentMode() throws -> String {
+            let listing = try phoc.tool("wlr-randr", []).stdout
+            let line = listing.split(separator: "\n").first { $0.contains("(current)") }
+            return line.map { $0.trimmingCharacters(in: .whitespaces) } ?? "no current mode in \(listing)"
+        }
+        XCTAssertEqual(try currentMode(), "1280x720 px, 60.000000 Hz (current)")
+        for ending in ["the duration", "SIGTERM"] {
+            let glout = try phoc.glout(["run", "--set-mode", "HEADLESS-1=1024x768@60", "--frozen", "1",
+                                        "--duration", ending == "SIGTERM" ? "60" : "4"])
+            let deadline = Date().addingTimeInterval(10)
+            while !glout.stderr.contains("output HEADLESS-1: first frame") && glout.isRunning && Date() < deadline {
+                usleep(50_000)
+            }
+            usleep(300_000)
+            XCTAssertTrue(glout.stderr.contains("mode set to 1024x768@60.000Hz"), glout.stderr)
+            XCTAssertEqual(try currentMode(), "1024x768 px, 60.000000 Hz (current)", "while glout runs")
+            // glout's picture covers the output at its new size: no black edge anywhere
+            // (phoc shows black where no window is).
+            let screen = try phoc.screenshot("HEADLESS-1")
+            XCTAssertEqual([screen.width, screen.height], [1024, 768])
+            for x in [0, 1023] { XCTAssertFalse(columnIsBlack(screen, x), "column \(x) is black") }
+            for y in [0, 767] { XCTAssertFalse(rowIsBlack(screen, y), "row \(y) is black") }
+            if ending == "SIGTERM" { glout.signal(SIGTERM) }
+            let finished = glout.wait(timeout: 15)
+            XCTAssertEqual(finished.status, 0, finished.stderr)
+            XCTAssertTrue(finished.stderr.contains("restored the original mode of HEADLESS-1"), finished.stderr)
+            XCTAssertEqual(try currentMode(), "1280x720 px, 60.000000 Hz (current)", "after \(ending)")
+        }
     }
 
     func test_setModeFallsBackToScalingWhereTheCompositorCannotSwitch() throws {

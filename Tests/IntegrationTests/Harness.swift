@@ -153,6 +153,13 @@ final class Compositor {
         try Compositor(["weston", "--size", size])
     }
 
+    /// Headless phoc with `outputs` outputs of 1280x720@60, which a client can switch to
+    /// another mode, or off and on, through wlr-output-management (sway 1.7 cannot do
+    /// that for headless outputs).
+    static func phoc(outputs: Int = 1) throws -> Compositor {
+        try Compositor(["phoc", "--outputs", "\(outputs)"])
+    }
+
     deinit { stop() }
 
     func stop() {

@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// Outputs that come, go and change under a running glout: nested sway (whose outputs
-/// can be unplugged by closing their windows in the parent) and headless sway.
+/// can be unplugged by closing their windows in the parent), headless sway, and phoc
+/// (whose outputs come back under their old names).
 final class HotplugTests: XCTestCase {
     var parent: Compositor!
     var child: Compositor!
@@ -111,6 +112,34 @@ final class HotplugTests: XCTestCase {
             return !picture.isUniform && !isControlView(picture)
         }
         XCTAssertTrue(isControlView(try child.screenshot("WL-2")))
+        glout.signal(SIGINT)
+        XCTAssertEqual(glout.wait(timeout: 5).status, 0)
+    }
+
+    func test_thePrimaryThatReturnsUnderItsNameGetsItsRoleBack() throws {
+        // phoc removes a wl_output that is turned off and brings it back under the same
+        // name when it is turned on; it lays its two outputs out as HEADLESS-2, HEADLESS-1.
+        let phoc = try Compositor.phoc(outputs: 2)
+        let glout = try phoc.glout(["run", "--duration", "60", "--frozen", "1"])
+        try waitUntil(10, "glout draws on both outputs") {
+            glout.stderr.components(separatedBy: "first frame").count == 3
+        }
+        XCTAssertTrue(glout.stderr.contains("output HEADLESS-2: 1280x720@60.000Hz, scale 1, 1280x720 at 0,0, primary"),
+                      glout.stderr)
+        // wlr-randr says "failed to apply configuration" (status 1) to phoc 0.24 both ways,
+        // although phoc turns the output off and on: what counts is what glout and the
+        // screen show.
+        _ = try? phoc.tool("wlr-randr", ["--output", "HEADLESS-2", "--off"])
+        try waitUntil(5, "HEADLESS-1 shows the control view") { isControlView(try phoc.screenshot("HEADLESS-1")) }
+        XCTAssertTrue(glout.stderr.contains("output HEADLESS-2: disconnected"), glout.stderr)
+        XCTAssertTrue(glout.stderr.contains("output HEADLESS-1 is now the primary"), glout.stderr)
+        // It returns to the right of HEADLESS-1, so by order alone it would be a secondary.
+        _ = try? phoc.tool("wlr-randr", ["--output", "HEADLESS-2", "--on", "--pos", "2560,0"])
+        try waitUntil(5, "HEADLESS-2 is back and shows the control view") {
+            (try? isControlView(phoc.screenshot("HEADLESS-2"))) ?? false
+        }
+        try waitUntil(3, "HEADLESS-1 shows the content view") { !isControlView(try phoc.screenshot("HEADLESS-1")) }
+        XCTAssertTrue(glout.stderr.contains("output HEADLESS-2 is now the primary"), glout.stderr)
         glout.signal(SIGINT)
         XCTAssertEqual(glout.wait(timeout: 5).status, 0)
     }
