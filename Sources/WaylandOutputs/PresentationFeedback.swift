@@ -13,16 +13,15 @@ public enum PresentationResult: Sendable, Equatable {
 /// Requests a wp_presentation_feedback for each commit of one surface and reports the
 /// answers. At most `limit` requests stay outstanding: a compositor that never answers
 /// (sway 1.7 headless) would otherwise make them pile up; the oldest is dropped first.
+/// The requests' records are made once and reused: a frame allocates nothing here.
 final class PresentationFeedback {
-    /// One outstanding request; the C callbacks' user data.
+    /// One request slot; the C callbacks' user data while its proxy is outstanding.
     private final class Request: ProxyOwner {
-        let proxy: OpaquePointer
-        let frame: UInt64
+        var proxy: OpaquePointer?
+        var frame: UInt64 = 0
         unowned let owner: PresentationFeedback
 
-        init(proxy: OpaquePointer, frame: UInt64, owner: PresentationFeedback) {
-            self.proxy = proxy
-            self.frame = frame
+        init(owner: PresentationFeedback) {
             self.owner = owner
         }
     }
@@ -31,6 +30,7 @@ final class PresentationFeedback {
     private let clock: clockid_t
     private let limit: Int
     private var outstanding: [Request] = []
+    private var spare: [Request] = []
     /// Called with each answer, on the window's thread.
     var onResult: ((UInt64, PresentationResult) -> Void)?
     /// Requests dropped unanswered because `limit` was reached.
@@ -44,6 +44,8 @@ final class PresentationFeedback {
         self.presentation = queue.wrapper(of: presentation)
         self.clock = clockid_t(clockID)
         self.limit = limit
+        outstanding.reserveCapacity(limit)
+        spare = (0..<limit).map { _ in Request(owner: self) }
     }
 
     deinit { cancelAll() }
@@ -51,12 +53,12 @@ final class PresentationFeedback {
     /// Asks for feedback on the next commit of `surface` (wp_presentation.feedback).
     func request(surface: OpaquePointer, frame: UInt64) {
         if outstanding.count >= limit {
-            let oldest = outstanding.removeFirst()
-            wp_presentation_feedback_destroy(oldest.proxy)
+            recycle(outstanding.removeFirst())
             dropped += 1
         }
-        guard let proxy = wp_presentation_feedback(presentation, surface) else { return }
-        let request = Request(proxy: proxy, frame: frame, owner: self)
+        guard let proxy = wp_presentation_feedback(presentation, surface), let request = spare.popLast() else { return }
+        request.proxy = proxy
+        request.frame = frame
         wp_presentation_feedback_add_listener(proxy, PresentationFeedback.listener.pointer, request.userData)
         outstanding.append(request)
         mostOutstanding = max(mostOutstanding, outstanding.count)
@@ -64,8 +66,15 @@ final class PresentationFeedback {
 
     /// Destroys every outstanding request; no answer will arrive for them.
     func cancelAll() {
-        for request in outstanding { wp_presentation_feedback_destroy(request.proxy) }
-        outstanding.removeAll()
+        for request in outstanding { recycle(request) }
+        outstanding.removeAll(keepingCapacity: true)
+    }
+
+    /// Destroys a request's proxy and puts its record back among the spare ones.
+    private func recycle(_ request: Request) {
+        if let proxy = request.proxy { wp_presentation_feedback_destroy(proxy) }
+        request.proxy = nil
+        spare.append(request)
     }
 
     /// Releases the wrapper; call once, after `cancelAll`, before the queue goes.
@@ -75,9 +84,10 @@ final class PresentationFeedback {
     }
 
     private func finish(_ request: Request, _ result: PresentationResult) {
-        wp_presentation_feedback_destroy(request.proxy)
+        let frame = request.frame
         outstanding.removeAll { $0 === request }
-        onResult?(request.frame, result)
+        recycle(request)
+        onResult?(frame, result)
     }
 
     /// A presentation time on the compositor's clock, moved to CLOCK_MONOTONIC.

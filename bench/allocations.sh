@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Counts malloc calls per frame on each of glout's render threads, and how many of them
+# come from glout's own code (a Swift frame of glout in the call chain), with a uprobe on
+# libc's malloc. Needs root and perf (linux-perf). Runs configuration (a) of BENCHMARKS.md.
+#
+#   bench/allocations.sh [SECONDS]     (default 5, after a 3 s warm-up)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-5}
+glout=$(swift build -c release --show-bin-path)/glout
+[ -x "$glout" ] || { echo "build first: swift build -c release" >&2; exit 1; }
+libc=$(ldd "$glout" | awk '/libc.so.6/ { print $3 }')
+perf probe -q -x "$libc" --add malloc 2>/dev/null || true
+work=$(mktemp -d)
+eval "$(scripts/compositor sway --outputs 1280x720@60,800x600@30)"
+trap 'scripts/compositor stop "$GLOUT_COMPOSITOR_DIR"; perf probe -q --del probe_libc:malloc || true; rm -rf "$work"' EXIT
+"$glout" run --duration $((seconds + 6)) --stats-json "$work/stats.json" 2>/dev/null &
+sleep 3
+perf record -q -e probe_libc:malloc -g -p "$(pgrep -n -x glout)" -o "$work/perf.data" -- sleep "$seconds" 2>/dev/null
+wait
+# Per render thread (named after its output, cut to 15 characters by the kernel): malloc
+# calls a second, and those with glout code in the call chain, by the innermost glout
+# function. Divide by the output's frame rate for calls per frame.
+perf script -i "$work/perf.data" -F comm,tid,ip,sym,dso 2>/dev/null | SECONDS_RECORDED=$seconds python3 -c '
+import collections, os, sys
+seconds = float(os.environ["SECONDS_RECORDED"])
+calls = collections.Counter(); ours = collections.Counter(); names = {}; where = collections.Counter()
+tid = None; chain = []
+def done():
+    if tid is None: return
+    calls[tid] += 1
+    own = [line.split()[1] for line in chain if line.endswith("/glout)")]
+    if own:
+        ours[tid] += 1
+        where[(tid, own[0][:100])] += 1
+for line in sys.stdin:
+    if not line.strip(): continue
+    if line[0] not in " \t":
+        done(); fields = line.split(); tid = fields[-1]; names[tid] = " ".join(fields[:-1]); chain = []
+    else:
+        chain.append(line.strip())
+done()
+for tid in sorted(calls):
+    print(f"thread {tid} ({names[tid]}): {calls[tid] / seconds:.1f} mallocs a second, "
+          f"{ours[tid] / seconds:.1f} of them from glout code")
+    for (t, symbol), count in where.most_common():
+        if t == tid: print(f"    {count / seconds:6.1f}/s  {symbol}")
+'
+echo "frames per output over the whole run (glout run --stats-json):"
+python3 -c 'import json,sys; [print("   ", o["name"], o["frames"], "frames,", round(o["fps"], 2), "fps") for o in json.load(open(sys.argv[1]))["outputs"]]' "$work/stats.json"
