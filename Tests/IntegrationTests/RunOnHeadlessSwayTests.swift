@@ -103,25 +103,27 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
     }
 
     func test_eachOutputRendersAtItsOwnRate() throws {
+        // 10 s of rendering, after up to 2 s of start-up (connection, contexts, shaders,
+        // the glyph atlas: slower on a cold machine).
         let stats = folder.appendingPathComponent("stats.json").path
-        let finished = try sway.glout(["run", "--duration", "10", "--stats-json", stats]).wait(timeout: 40)
+        let finished = try sway.glout(["run", "--duration", "12", "--stats-json", stats]).wait(timeout: 40)
         XCTAssertEqual(finished.status, 0, finished.stderr)
         let outputs = outputsByName(try readJSON(stats))
         // Headless sway's timer ticks every 16 ms (62.5/s) and 33 ms (30.3/s).
         let fast = outputs["HEADLESS-1"]?["frames"] as? Int ?? 0
         let slow = outputs["HEADLESS-2"]?["frames"] as? Int ?? 0
-        print("own rate: HEADLESS-1 \(fast) frames, HEADLESS-2 \(slow) frames in 10 s")
-        // The rates reached depend on the machine (a debug build on two busy cores drops
-        // some frames); what must hold everywhere is that each output keeps its own pace:
-        // the 60 Hz one is not dragged down to the 30 Hz one (a coupled loop gives both
-        // about 29/s), and the 30 Hz one is not pulled up.
-        XCTAssertGreaterThanOrEqual(fast, Int(0.75 * 62.5 * 10), "HEADLESS-1 rendered \(fast) frames in 10 s")
-        XCTAssertGreaterThanOrEqual(slow, Int(0.75 * 30.3 * 10), "HEADLESS-2 rendered \(slow) frames in 10 s")
-        XCTAssertGreaterThanOrEqual(Double(fast) / Double(max(slow, 1)), 1.6,
-                                    "HEADLESS-1 \(fast) frames against HEADLESS-2 \(slow): not each at its own rate")
-        XCTAssertLessThanOrEqual(slow, Int(1.1 * 30.3 * 10) + 2)
-        let rate = outputs["HEADLESS-2"]?["fps"] as? Double ?? 0
-        XCTAssertEqual(rate, 30.3, accuracy: 3)
+        let fastRate = outputs["HEADLESS-1"]?["fps"] as? Double ?? 0
+        let slowRate = outputs["HEADLESS-2"]?["fps"] as? Double ?? 0
+        print("own rate: HEADLESS-1 \(fast) frames at \(fastRate)/s, HEADLESS-2 \(slow) frames at \(slowRate)/s")
+        // At least 90% of what each output's own timer delivers, over at least 10 s.
+        XCTAssertGreaterThanOrEqual(fastRate, 0.9 * 62.5, "HEADLESS-1")
+        XCTAssertGreaterThanOrEqual(slowRate, 0.9 * 30.3, "HEADLESS-2")
+        XCTAssertGreaterThanOrEqual(fast, Int(0.9 * 62.5 * 10), "HEADLESS-1 rendered \(fast) frames")
+        XCTAssertGreaterThanOrEqual(slow, Int(0.9 * 30.3 * 10), "HEADLESS-2 rendered \(slow) frames")
+        // Each at its own rate: the 60 Hz output is not dragged down to the 30 Hz one (a
+        // coupled loop gives both about 29/s), and the 30 Hz one is not pulled up.
+        XCTAssertEqual(slowRate, 30.3, accuracy: 3)
+        XCTAssertGreaterThanOrEqual(fastRate / max(slowRate, 1), 1.8)
     }
 
     func test_signalsEndTheRunCleanlyAndTheStatsAreWritten() throws {
