@@ -57,16 +57,12 @@ final class SceneRenderer: OutputRenderer {
     private var arrangement: (count: Int, primaryIndex: Int) = (0, -1)
     private var arrangedFor: (UInt64, String?)?
     /// The layer: the picture, kept between frames, and what it was drawn whole for.
-    private var stillFramebuffer: GLuint = 0
-    private var stillTexture: GLuint = 0
-    private var stillSize: (Int32, Int32) = (0, 0)
+    private var still = ColourLayer()
     private var stillKey: StillKey?
     private var regions: [PixelRect] = []
     /// The control view's layer as it was before any live dashboard part was drawn on it:
     /// each frame the live parts are copied back from here rather than shaded again.
-    private var backdropFramebuffer: GLuint = 0
-    private var backdropTexture: GLuint = 0
-    private var backdropSize: (Int32, Int32) = (0, 0)
+    private var backdrop = ColourLayer()
     /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
     var outputFramebuffer: GLuint = 0
 
@@ -94,17 +90,11 @@ final class SceneRenderer: OutputRenderer {
         glGenBuffers(1, &uniformBuffer)
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferData(GLenum(GL_UNIFORM_BUFFER), uniforms.count * 4, nil, GLenum(GL_DYNAMIC_DRAW))
-        glGenFramebuffers(1, &stillFramebuffer)
-        glGenTextures(1, &stillTexture)
     }
 
     deinit {
-        if backdropFramebuffer != 0 {
-            glDeleteTextures(1, &backdropTexture)
-            glDeleteFramebuffers(1, &backdropFramebuffer)
-        }
-        glDeleteTextures(1, &stillTexture)
-        glDeleteFramebuffers(1, &stillFramebuffer)
+        backdrop.delete()
+        still.delete()
         glDeleteBuffers(1, &uniformBuffer)
         glDeleteVertexArrays(1, &vertexArray)
     }
@@ -153,8 +143,8 @@ final class SceneRenderer: OutputRenderer {
         let drawsDashboard = view == .control && dashboard != nil
         if key != stillKey {
             // Draw the whole picture once into the layer, with the dashboard's still text.
-            prepareStill(width: target.pixelWidth, height: target.pixelHeight)
-            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
+            still.allocate(width: target.pixelWidth, height: target.pixelHeight)
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
             glViewport(0, 0, target.pixelWidth, target.pixelHeight)
             glClearColor(0, 0, 0, 1)
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
@@ -172,8 +162,8 @@ final class SceneRenderer: OutputRenderer {
         if drawsDashboard {
             // Wipe last frame's rates and graphs: a copy, where shading the view there
             // again cost llvmpipe a millisecond or more a frame.
-            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdropFramebuffer)
-            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), stillFramebuffer)
+            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
+            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
             for region in dashboard!.liveRegions {
                 let r = region.flippedY(containerHeight: target.pixelHeight)
                 glBlitFramebuffer(r.x, r.y, r.x + r.width, r.y + r.height, r.x, r.y, r.x + r.width, r.y + r.height,
@@ -182,7 +172,7 @@ final class SceneRenderer: OutputRenderer {
         }
         // Shade the moving regions again, into the layer: every pixel of a frame is made
         // in the same RGBA8 texture, so a snapshot and the window get the same values.
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
         glUseProgram(program)
         glBindVertexArray(vertexArray)
         setUniformBuffer()
@@ -200,7 +190,7 @@ final class SceneRenderer: OutputRenderer {
         }
         // Copy the layer to the output. (Shading it with texelFetch instead took a third of
         // the CPU at 1920x1080 on llvmpipe; the blit is a plain copy.)
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), stillFramebuffer)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), still.framebuffer)
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), outputFramebuffer)
         glBlitFramebuffer(0, 0, target.pixelWidth, target.pixelHeight, 0, 0, target.pixelWidth, target.pixelHeight,
                           GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
@@ -226,34 +216,11 @@ final class SceneRenderer: OutputRenderer {
         glViewport(gl.x, gl.y, gl.width, gl.height)
     }
 
-    /// (Re)allocates the still texture at the target's size.
-    private func prepareStill(width: Int32, height: Int32) {
-        guard stillSize != (width, height) else { return }
-        glBindTexture(GLenum(GL_TEXTURE_2D), stillTexture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, width, height, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), stillFramebuffer)
-        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), stillTexture, 0)
-        stillSize = (width, height)
-    }
-
     /// Copies the freshly drawn layer, still text and all, into the backdrop.
     private func keepBackdrop(width: Int32, height: Int32) {
-        if backdropFramebuffer == 0 {
-            glGenFramebuffers(1, &backdropFramebuffer)
-            glGenTextures(1, &backdropTexture)
-        }
-        if backdropSize != (width, height) {
-            glBindTexture(GLenum(GL_TEXTURE_2D), backdropTexture)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, width, height, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), backdropFramebuffer)
-            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D),
-                                   backdropTexture, 0)
-            backdropSize = (width, height)
-        }
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), stillFramebuffer)
-        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), backdropFramebuffer)
+        backdrop.allocate(width: width, height: height)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), still.framebuffer)
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), backdrop.framebuffer)
         glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
     }
 
@@ -299,6 +266,37 @@ final class SceneRenderer: OutputRenderer {
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
         glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
+    }
+}
+
+/// An RGBA8 texture with a framebuffer around it, made on first use and reallocated
+/// when the size changes, on the thread's current context.
+private struct ColourLayer {
+    private(set) var framebuffer: GLuint = 0
+    private var texture: GLuint = 0
+    private var size: (Int32, Int32) = (0, 0)
+
+    mutating func allocate(width: Int32, height: Int32) {
+        if framebuffer == 0 {
+            glGenFramebuffers(1, &framebuffer)
+            glGenTextures(1, &texture)
+        }
+        guard size != (width, height) else { return }
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, width, height, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        size = (width, height)
+    }
+
+    mutating func delete() {
+        guard framebuffer != 0 else { return }
+        glDeleteTextures(1, &texture)
+        glDeleteFramebuffers(1, &framebuffer)
+        framebuffer = 0
+        size = (0, 0)
     }
 }
 
