@@ -56,7 +56,11 @@ final class PresentationFeedback {
             recycle(outstanding.removeFirst())
             dropped += 1
         }
-        guard let proxy = wp_presentation_feedback(presentation, surface), let request = spare.popLast() else { return }
+        guard let request = spare.popLast() else { return }
+        guard let proxy = wp_presentation_feedback(presentation, surface) else {
+            spare.append(request)
+            return
+        }
         request.proxy = proxy
         request.frame = frame
         wp_presentation_feedback_add_listener(proxy, PresentationFeedback.listener.pointer, request.userData)
