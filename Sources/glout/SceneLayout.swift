@@ -153,26 +153,49 @@ struct SceneLayout: Equatable, Sendable {
     }
 
     /// The parts of a view that change from frame to frame, in framebuffer pixels (top
-    /// left origin): the dial's hand (control) and the rings and pacing strip (content).
-    /// The shaders keep everything outside them still.
+    /// left origin): the rings and pacing strip (content). The control view's moving part,
+    /// the dial's hand, moves its region with it: see ``dialHand(pointing:)``. The shaders
+    /// keep everything outside them still.
     func dynamicRegions(of view: SceneView) -> [PixelRect] {
-        func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PixelRect {
-            let left = max(0, Int32(x.rounded(.down)) - 1), top = max(0, Int32(y.rounded(.down)) - 1)
-            let right = min(canvas.width, Int32((x + width).rounded(.up)) + 1)
-            let bottom = min(canvas.height, Int32((y + height).rounded(.up)) + 1)
-            return PixelRect(x: canvas.x + left, y: canvas.y + top, width: max(0, right - left), height: max(0, bottom - top))
-        }
         switch view {
         case .control:
-            return [rect(dial.x - dial.radius, dial.y - dial.radius, 2 * dial.radius, 2 * dial.radius)]
+            return []
         case .content:
-            return [rect(rings.x - rings.radius, rings.y - rings.radius, 2 * rings.radius, 2 * rings.radius),
-                    rect(strip.x, strip.y, strip.width, strip.height)]
+            return [pixels(rings.x - rings.radius, rings.y - rings.radius, 2 * rings.radius, 2 * rings.radius),
+                    pixels(strip.x, strip.y, strip.width, strip.height)]
         }
+    }
+
+    /// The pixels the dial's hand covers when it points along `direction` (a unit vector,
+    /// y down), its centre dot and anti-aliased edges included (control.frag: the hand is
+    /// 3 lines to each side, the dot 5, a line is 1/480 of the height). Shading the hand's
+    /// old and new regions again moves it, at a fraction of the dial's area.
+    func dialHand(pointing direction: (x: Double, y: Double)) -> PixelRect {
+        let line = max(1, Double(canvas.height) / 480)
+        let margin = 6 * line + 1
+        let tipX = dial.x + 0.9 * dial.radius * direction.x, tipY = dial.y + 0.9 * dial.radius * direction.y
+        return pixels(min(dial.x, tipX) - margin, min(dial.y, tipY) - margin,
+                      abs(tipX - dial.x) + 2 * margin, abs(tipY - dial.y) + 2 * margin)
+    }
+
+    /// A rectangle of picture pixels (canvas origin) as whole framebuffer pixels, grown by
+    /// one on each side and kept inside the canvas.
+    private func pixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PixelRect {
+        let left = max(0, Int32(x.rounded(.down)) - 1), top = max(0, Int32(y.rounded(.down)) - 1)
+        let right = min(canvas.width, Int32((x + width).rounded(.up)) + 1)
+        let bottom = min(canvas.height, Int32((y + height).rounded(.up)) + 1)
+        return PixelRect(x: canvas.x + left, y: canvas.y + top, width: max(0, right - left), height: max(0, bottom - top))
     }
 }
 
 extension PixelRect {
+    /// The smallest rectangle holding both.
+    func union(_ other: PixelRect) -> PixelRect {
+        let left = Swift.min(x, other.x), top = Swift.min(y, other.y)
+        let right = Swift.max(x + width, other.x + other.width), bottom = Swift.max(y + height, other.y + other.height)
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// The rectangle shrunk by `insets` pixels on each side (rounded to whole pixels,
     /// never below zero size).
     func inset(by insets: Insets) -> PixelRect {

@@ -60,6 +60,9 @@ final class SceneRenderer: OutputRenderer {
     private var still = ColourLayer()
     private var stillKey: StillKey?
     private var regions: [PixelRect] = []
+    /// Where the dial's hand is in the layer (control view), nil right after the layer
+    /// was drawn whole.
+    private var handInLayer: PixelRect?
     /// The control view's layer as it was before any live dashboard part was drawn on it:
     /// each frame the live parts are copied back from here rather than shaded again.
     private var backdrop = ColourLayer()
@@ -152,6 +155,7 @@ final class SceneRenderer: OutputRenderer {
             setViewport(layout.canvas, target: target)
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
             regions = layout.dynamicRegions(of: view).filter { $0.width > 0 && $0.height > 0 }
+            handInLayer = nil
             if drawsDashboard {
                 glUseProgram(programs.text)
                 dashboard!.drawStill(layout: layout, state: state, target: target, program: programs.text)
@@ -178,10 +182,12 @@ final class SceneRenderer: OutputRenderer {
         setUniformBuffer()
         setViewport(layout.canvas, target: target)
         glEnable(GLenum(GL_SCISSOR_TEST))
-        for region in regions {
-            let flipped = region.flippedY(containerHeight: target.pixelHeight)
-            glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
-            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        for region in regions { shade(region, target: target) }
+        if view == .control {
+            // The hand: where it was in the layer and where it is now.
+            let hand = layout.dialHand(pointing: SceneRenderer.handDirection(time: state.time(at: frame.timestamp)))
+            shade(handInLayer.map { hand.union($0) } ?? hand, target: target)
+            handInLayer = hand
         }
         glDisable(GLenum(GL_SCISSOR_TEST))
         if drawsDashboard {
@@ -205,6 +211,20 @@ final class SceneRenderer: OutputRenderer {
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
             glDisable(GLenum(GL_BLEND))
         }
+    }
+
+    /// Draws the bound program into `region` of the bound framebuffer only.
+    private func shade(_ region: PixelRect, target: RenderTarget) {
+        guard region.width > 0, region.height > 0 else { return }
+        let flipped = region.flippedY(containerHeight: target.pixelHeight)
+        glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// The dial's hand turns once every 4 s; y grows downwards in picture pixels.
+    static func handDirection(time: Double) -> (x: Double, y: Double) {
+        let angle = time.truncatingRemainder(dividingBy: 4) / 4 * 2 * Double.pi
+        return (sin(angle), -cos(angle))
     }
 
     private func setUniformBuffer() {
@@ -231,8 +251,7 @@ final class SceneRenderer: OutputRenderer {
         // A frozen picture is fully deterministic: the pacing bar stands where frame
         // T x 60 would put it.
         let frameIndex = state.frozen.map { ($0 * 60).rounded(.down) } ?? Double(frame.index)
-        // The dial's hand turns once every 4 s; y grows downwards in picture pixels.
-        let angle = time.truncatingRemainder(dividingBy: 4) / 4 * 2 * Double.pi
+        let hand = SceneRenderer.handDirection(time: time)
         let safe = layout.safe
         // Written in place: a frame allocates nothing here.
         func set(_ index: Int, _ a: Double, _ b: Double, _ c: Double, _ d: Double) {
@@ -242,7 +261,7 @@ final class SceneRenderer: OutputRenderer {
         set(0, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
         set(4, Double(accent.r), Double(accent.g), Double(accent.b), 1)
         set(8, time.truncatingRemainder(dividingBy: 3600), frameIndex, target.pixelsPerPoint, layout.bandHeight)
-        set(12, sin(angle), -cos(angle), 0, 0)  // the marker count goes in below
+        set(12, hand.x, hand.y, 0, 0)  // the marker count goes in below
         set(16, layout.dial.x, layout.dial.y, layout.dial.radius, 0)
         set(20, layout.tiles.x, layout.tiles.y, layout.tiles.width, layout.tiles.height)
         set(24, layout.rings.x, layout.rings.y, layout.rings.radius, 0)

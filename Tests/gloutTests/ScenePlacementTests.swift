@@ -53,11 +53,21 @@ final class SceneLayoutTests: XCTestCase {
                 XCTAssertLessThanOrEqual(region.y + region.height, layout.canvas.y + layout.canvas.height)
             }
         }
-        let dial = layout.dynamicRegions(of: .control)[0]
-        XCTAssertLessThanOrEqual(Double(dial.x), layout.dial.x - layout.dial.radius)
-        XCTAssertGreaterThanOrEqual(Double(dial.x + dial.width), layout.dial.x + layout.dial.radius)
-        XCTAssertLessThanOrEqual(Double(dial.y), 75 + layout.dial.y - layout.dial.radius)
-        XCTAssertGreaterThanOrEqual(Double(dial.y + dial.height), 75 + layout.dial.y + layout.dial.radius)
+        // The hand's region holds the centre dot and the tip, whichever way it points, and
+        // is a fraction of the dial's square.
+        let (cx, cy, r) = (layout.dial.x, 75 + layout.dial.y, layout.dial.radius)
+        let dot = 6 * max(1, 450.0 / 480)
+        for step in 0..<16 {
+            let direction = SceneRenderer.handDirection(time: Double(step) / 4)
+            let hand = layout.dialHand(pointing: direction)
+            let (tipX, tipY) = (cx + 0.9 * r * direction.x, cy + 0.9 * r * direction.y)
+            for (x, y) in [(cx - dot, cy - dot), (cx + dot, cy + dot), (tipX, tipY)] {
+                XCTAssertTrue(Double(hand.x) <= x && x <= Double(hand.x + hand.width), "step \(step): x \(x) outside \(hand)")
+                XCTAssertTrue(Double(hand.y) <= y && y <= Double(hand.y + hand.height), "step \(step): y \(y) outside \(hand)")
+            }
+            XCTAssertLessThan(Double(hand.width * hand.height), 0.3 * 4 * r * r, "step \(step): \(hand)")
+        }
+        XCTAssertEqual(layout.dynamicRegions(of: .control), [])
         let strip = layout.dynamicRegions(of: .content)[1]
         XCTAssertEqual(strip.width, 800)
         XCTAssertEqual(strip.y + strip.height, 75 + 450)
