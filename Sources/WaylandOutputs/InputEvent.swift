@@ -18,23 +18,14 @@ public enum InputEvent: Sendable, Equatable {
 /// to its output. Written by render threads (as surfaces come and go), read by the main
 /// thread as events arrive.
 public final class SurfaceDirectory: Sendable {
-    private let outputs = Mutex<[UInt: UInt32]>([:])
+    private let outputs = ProxyMap<UInt32>()
 
     public init() {}
 
-    func register(_ surface: OpaquePointer, outputID: UInt32) {
-        outputs.withLock { $0[key(surface)] = outputID }
-    }
+    func register(_ surface: OpaquePointer, outputID: UInt32) { outputs[surface] = outputID }
 
-    func unregister(_ surface: OpaquePointer) {
-        outputs.withLock { _ = $0.removeValue(forKey: key(surface)) }
-    }
+    func unregister(_ surface: OpaquePointer) { outputs[surface] = nil }
 
     /// The output of a surface, nil for surfaces that are not a window's.
-    func output(of surface: OpaquePointer?) -> UInt32? {
-        guard let surface else { return nil }
-        return outputs.withLock { $0[key(surface)] }
-    }
-
-    private func key(_ surface: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(surface))) }
+    func output(of surface: OpaquePointer?) -> UInt32? { surface.flatMap { outputs[$0] } }
 }

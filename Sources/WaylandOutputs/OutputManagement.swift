@@ -79,8 +79,12 @@ public final class OutputManagement: ProxyOwner {
     /// One mode of a head (zwlr_output_mode_v1).
     final class ModeProxy: ProxyOwner {
         let proxy: OpaquePointer
+        unowned let head: Head
         var width: Int32 = 0, height: Int32 = 0, refresh: Int32 = 0, preferred = false
-        init(_ proxy: OpaquePointer) { self.proxy = proxy }
+        init(_ proxy: OpaquePointer, head: Head) {
+            self.proxy = proxy
+            self.head = head
+        }
     }
 
     /// One head (zwlr_output_head_v1).
@@ -91,13 +95,25 @@ public final class OutputManagement: ProxyOwner {
         var modes: [ModeProxy] = []
         var current: OpaquePointer?
         var enabled = false
-        var finished = false
         init(_ proxy: OpaquePointer, owner: OutputManagement) {
             self.proxy = proxy
             self.owner = owner
         }
 
         var currentMode: ModeProxy? { modes.first { $0.proxy == current } }
+
+        /// The compositor will not use `mode` again (its `finished`): it goes, with its proxy.
+        func forget(_ mode: ModeProxy) {
+            modes.removeAll { $0 === mode }
+            if current == mode.proxy { current = nil }
+            wl_proxy_destroy(mode.proxy)
+        }
+
+        func destroy() {
+            for mode in modes { wl_proxy_destroy(mode.proxy) }
+            modes.removeAll()
+            wl_proxy_destroy(proxy)
+        }
     }
 
 
@@ -119,16 +135,13 @@ public final class OutputManagement: ProxyOwner {
     }
 
     deinit {
-        for head in heads {
-            for mode in head.modes { wl_proxy_destroy(mode.proxy) }
-            wl_proxy_destroy(head.proxy)
-        }
+        for head in heads { head.destroy() }
         zwlr_output_manager_v1_destroy(manager)
     }
 
     /// The modes a head offers, lowest to highest, with the current and preferred marked.
     public func modes(of name: String) -> [OutputMode] {
-        guard let head = heads.first(where: { $0.name == name && !$0.finished }) else { return [] }
+        guard let head = heads.first(where: { $0.name == name }) else { return [] }
         return head.modes.map {
             OutputMode(width: $0.width, height: $0.height, refreshMilliHertz: $0.refresh,
                        isCurrent: $0.proxy == head.current, isPreferred: $0.preferred)
@@ -137,7 +150,7 @@ public final class OutputManagement: ProxyOwner {
 
     /// The heads as the compositor describes them.
     var described: [ConfigurationPlan.Head] {
-        heads.filter { !$0.finished }.map { head in
+        heads.map { head in
             let current = head.currentMode.map {
                 OutputMode(width: $0.width, height: $0.height, refreshMilliHertz: $0.refresh, isCurrent: true,
                            isPreferred: $0.preferred)
@@ -187,7 +200,7 @@ public final class OutputManagement: ProxyOwner {
             let name: String = switch action {
             case .keep(let n), .keepOff(let n), .setMode(let n, _), .setCustomMode(let n, _): n
             }
-            guard let head = heads.first(where: { $0.name == name && !$0.finished }) else { continue }
+            guard let head = heads.first(where: { $0.name == name }) else { continue }
             if case .keepOff = action {
                 zwlr_output_configuration_v1_disable_head(configuration, head.proxy)
                 continue
@@ -241,8 +254,9 @@ public final class OutputManagement: ProxyOwner {
         description: { _, _, _ in },
         physical_size: { _, _, _, _ in },
         mode: { data, _, proxy in
-            let mode = ModeProxy(proxy!)
-            owner(data, as: Head.self).modes.append(mode)
+            let head = owner(data, as: Head.self)
+            let mode = ModeProxy(proxy!, head: head)
+            head.modes.append(mode)
             zwlr_output_mode_v1_add_listener(proxy, OutputManagement.modeListener.pointer, mode.userData)
         },
         enabled: { data, _, enabled in owner(data, as: Head.self).enabled = enabled != 0 },
@@ -250,7 +264,12 @@ public final class OutputManagement: ProxyOwner {
         position: { _, _, _, _ in },
         transform: { _, _, _ in },
         scale: { _, _, _ in },
-        finished: { data, _ in owner(data, as: Head.self).finished = true },
+        finished: { data, _ in
+            // The output is gone: its head and modes go with it.
+            let head = owner(data, as: Head.self)
+            head.owner.heads.removeAll { $0 === head }
+            head.destroy()
+        },
         make: { _, _, _ in },
         model: { _, _, _ in },
         serial_number: { _, _, _ in }
@@ -264,7 +283,10 @@ public final class OutputManagement: ProxyOwner {
         },
         refresh: { data, _, refresh in owner(data, as: ModeProxy.self).refresh = refresh },
         preferred: { data, _ in owner(data, as: ModeProxy.self).preferred = true },
-        finished: { _, _ in }
+        finished: { data, _ in
+            let mode = owner(data, as: ModeProxy.self)
+            mode.head.forget(mode)
+        }
     ))
 
     private static let configurationListener = ListenerTable(zwlr_output_configuration_v1_listener(

@@ -266,7 +266,7 @@ public final class OutputWindow: @unchecked Sendable {
         surface.onEnter = { [unowned self, unowned surface] entered in
             guard entered != wlOutput else { return }
             misplaced += 1
-            let other = names.name(of: entered) ?? "another output"
+            let other = names[entered] ?? "another output"
             if misplaced == 3 {
                 log.warning("the compositor keeps putting the surface for \(output.name) on \(other)")
             } else {

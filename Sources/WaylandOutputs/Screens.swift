@@ -135,7 +135,7 @@ public final class Screens {
 
     private func publish(_ output: Output) {
         if let proxy = proxies[output.id] {
-            proxyNames.set(output.name, for: proxy.output)
+            proxyNames[proxy.output] = output.name
         }
         let event = list.publish(output)
         onEvent?(event)
@@ -147,23 +147,23 @@ public final class Screens {
         if let event = list.remove(id: id) {
             onEvent?(event)
         }
-        proxyNames.set(nil, for: proxy.output)
+        proxyNames[proxy.output] = nil
         proxy.destroy()
     }
 }
 
-/// Names of the outputs behind wl_output proxies, shared with render threads (which see
-/// wl_surface.enter events carrying those proxies).
-final class ProxyNames: Sendable {
-    private let names = Mutex<[UInt: String]>([:])
+/// A value per Wayland proxy, shared between threads: the names of the outputs behind
+/// wl_output proxies (render threads see wl_surface.enter events carrying them), the
+/// output of each window's wl_surface (for input).
+final class ProxyMap<Value: Sendable>: Sendable {
+    private let values = Mutex<[UInt: Value]>([:])
 
-    func set(_ name: String?, for proxy: OpaquePointer) {
-        names.withLock { $0[key(proxy)] = name }
-    }
-
-    func name(of proxy: OpaquePointer) -> String? {
-        names.withLock { $0[key(proxy)] }
+    subscript(proxy: OpaquePointer) -> Value? {
+        get { values.withLock { $0[key(proxy)] } }
+        set { values.withLock { $0[key(proxy)] = newValue } }
     }
 
     private func key(_ proxy: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(proxy))) }
 }
+
+typealias ProxyNames = ProxyMap<String>

@@ -24,10 +24,21 @@ public struct SurfaceScaling: Sendable, Equatable {
     /// wp_viewport.set_destination in logical points (nil: no viewport needed).
     public var destination: (width: Int32, height: Int32)?
 
+    /// Compared field by field, without building anything: the render loop compares
+    /// plans on every pass.
     public static func == (a: SurfaceScaling, b: SurfaceScaling) -> Bool {
-        a.bufferWidth == b.bufferWidth && a.bufferHeight == b.bufferHeight && a.bufferScale == b.bufferScale
-            && a.picture == b.picture && a.source.map { [$0.x, $0.y, $0.width, $0.height] } == b.source.map { [$0.x, $0.y, $0.width, $0.height] }
-            && a.destination.map { [$0.width, $0.height] } == b.destination.map { [$0.width, $0.height] }
+        guard a.bufferWidth == b.bufferWidth, a.bufferHeight == b.bufferHeight, a.bufferScale == b.bufferScale,
+              a.picture == b.picture else { return false }
+        switch (a.source, b.source) {
+        case (nil, nil): break
+        case let (x?, y?): guard x == y else { return false }
+        default: return false
+        }
+        switch (a.destination, b.destination) {
+        case (nil, nil): return true
+        case let (x?, y?): return x == y
+        default: return false
+        }
     }
 
     /// Whether the compositor has to scale the buffer (a wp_viewport is needed).
