@@ -161,76 +161,83 @@ final class Dashboard {
         guard let fonts = fonts(scale: layout.pointSize) else { return }
         let (atlas, body) = (fonts.atlas, fonts.body)
         batch.reset()
-        telemetry.read { entries in
-            for (index, id) in order.enumerated() where index < liveRegions.count {
-                guard let entry = entries[id] else { continue }
-                let region = liveRegions[index]
-                let baseline = Int(region.y) + body.ascender
-                let x = Int(region.x) + 2
-                let period = Double(entry.output.currentMode?.refreshPeriodNanoseconds ?? 16_666_667)
-                if state.frozen != nil {
-                    batch.text("frozen".utf8, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
-                    continue
-                }
-                // Frames in the last second, and the intervals of the last two.
-                var n = 0
-                for i in 0..<entry.count {
-                    let t = entry.times[(entry.next - 1 - i + Telemetry.capacity) % Telemetry.capacity]
-                    guard t + 2_000_000_000 >= now, t <= now else { break }
-                    times[n] = t
-                    n += 1
-                }
-                var recent = 0
-                while recent < n && times[recent] + 1_000_000_000 >= now { recent += 1 }
-                let rate = recent > 1 ? Double(recent - 1) * 1e9 / Double(times[0] - times[recent - 1]) : 0
-                number.set(rate, decimals: 1, suffix: " fps")
-                batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
-                // The graph: a bar per interval at the time it ended, 0 to 2.5 periods high.
-                let graphTop = Double(baseline + Int(6 * layout.pointSize))
-                let graphHeight = Double(region.y + region.height) - graphTop
-                guard graphHeight > 4, n > 1 else { continue }
-                let graphWidth = Double(region.width) - 4
-                let gx = Double(region.x) + 2
-                let oneRefresh = graphTop + graphHeight * (1 - 1 / 2.5)
-                batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), Float(max(1, layout.pointSize * 0.5)),
-                                atlas: atlas, (0.45, 0.50, 0.60, 1))
-                // One bar per pixel column at most (the longest interval in it): at 166 Hz two
-                // seconds are 330 intervals, more than the graph is wide.
-                let bar = max(1, layout.pointSize)
-                var column = -1, longest = 0.0
-                func drawBar() {
-                    guard column >= 0 else { return }
-                    let height = min(1, longest / period / 2.5) * graphHeight
-                    batch.rectangle(Float(gx + Double(column) * bar), Float(graphTop + graphHeight - height),
-                                    Float(bar), Float(height), atlas: atlas,
-                                    longest > 1.5 * period ? Dashboard.warning : (0.35, 0.75, 1.0, 1))
-                }
-                for i in 0..<(n - 1) {
-                    let interval = Double(times[i] - times[i + 1])
-                    let age = Double(now - times[i]) / 2e9
-                    let at = Int(((graphWidth - bar) * (1 - age) / bar).rounded(.down))
-                    if at != column {
-                        drawBar()
-                        column = at
-                        longest = 0
-                    }
-                    longest = max(longest, interval)
-                }
-                drawBar()
+        for (index, id) in order.enumerated() where index < liveRegions.count {
+            guard let (n, period) = recentFrames(of: id, now: now) else { continue }
+            let region = liveRegions[index]
+            let baseline = Int(region.y) + body.ascender
+            let x = Int(region.x) + 2
+            if state.frozen != nil {
+                batch.text("frozen".utf8, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+                continue
             }
+            // Frames in the last second, and the intervals of the last two.
+            var recent = 0
+            while recent < n && times[recent] + 1_000_000_000 >= now { recent += 1 }
+            let rate = recent > 1 ? Double(recent - 1) * 1e9 / Double(times[0] - times[recent - 1]) : 0
+            number.set(rate, decimals: 1, suffix: " fps")
+            batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+            // The graph: a bar per interval at the time it ended, 0 to 2.5 periods high.
+            let graphTop = Double(baseline + Int(6 * layout.pointSize))
+            let graphHeight = Double(region.y + region.height) - graphTop
+            guard graphHeight > 4, n > 1 else { continue }
+            let graphWidth = Double(region.width) - 4
+            let gx = Double(region.x) + 2
+            let oneRefresh = graphTop + graphHeight * (1 - 1 / 2.5)
+            batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), Float(max(1, layout.pointSize * 0.5)),
+                            atlas: atlas, (0.45, 0.50, 0.60, 1))
+            // One bar per pixel column at most (the longest interval in it): at 166 Hz two
+            // seconds are 330 intervals, more than the graph is wide.
+            let bar = max(1, layout.pointSize)
+            var column = -1, longest = 0.0
+            func drawBar() {
+                guard column >= 0 else { return }
+                let height = min(1, longest / period / 2.5) * graphHeight
+                batch.rectangle(Float(gx + Double(column) * bar), Float(graphTop + graphHeight - height),
+                                Float(bar), Float(height), atlas: atlas,
+                                longest > 1.5 * period ? Dashboard.warning : (0.35, 0.75, 1.0, 1))
+            }
+            for i in 0..<(n - 1) {
+                let interval = Double(times[i] - times[i + 1])
+                let age = Double(now - times[i]) / 2e9
+                let at = Int(((graphWidth - bar) * (1 - age) / bar).rounded(.down))
+                if at != column {
+                    drawBar()
+                    column = at
+                    longest = 0
+                }
+                longest = max(longest, interval)
+            }
+            drawBar()
         }
         flush(target: target, atlas: atlas, texture: fonts.texture)
-        if let runsFile, let runs = batch.runs {
-            // Tests read the runs the layout made for the first frame.
+        if let runsFile, batch.runs != nil {
+            // Tests read the runs the layout made for the first frame (flush kept them).
             self.runsFile = nil
-            let all = savedRuns + runs
-            if let data = try? JSONEncoder().encode(all) { try? data.write(to: URL(fileURLWithPath: runsFile)) }
+            if let data = try? JSONEncoder().encode(savedRuns) { try? data.write(to: URL(fileURLWithPath: runsFile)) }
             batch.runs = nil
             savedRuns = []
         }
     }
 
     private var savedRuns: [TextBatch.Run] = []
+
+    /// Copies the times of `id`'s frames of the last two seconds, newest first, into
+    /// `times`, and returns how many there are and the output's refresh period (ns). The
+    /// telemetry lock, which every render thread takes once a frame, is held for this
+    /// copy only.
+    private func recentFrames(of id: UInt32, now: UInt64) -> (count: Int, period: Double)? {
+        telemetry.read { entries in
+            guard let entry = entries[id] else { return nil }
+            var n = 0
+            for i in 0..<entry.count {
+                let t = entry.times[(entry.next - 1 - i + Telemetry.capacity) % Telemetry.capacity]
+                guard t + 2_000_000_000 >= now, t <= now else { break }
+                times[n] = t
+                n += 1
+            }
+            return (n, Double(entry.output.currentMode?.refreshPeriodNanoseconds ?? 16_666_667))
+        }
+    }
 
     /// Uploads the batch and draws it with `atlas` bound, blended over the layer.
     private func flush(target: RenderTarget, atlas: GlyphAtlas, texture: GLuint) {

@@ -142,9 +142,6 @@ final class RunCommand {
 
     private func openWindow(on output: Output, session: Session) throws {
         log.info("output \(Session.describe(output)), \(output.name == role.current ? "primary" : "secondary")")
-        // The description as it is now: a --set-mode switch changes it before any window
-        // opens, and before glout listens for changes.
-        session.telemetry.register(output)
         let window = try OutputWindow(output: output, screens: session.screens, graphics: session.graphics,
                                       options: session.windowOptions(for: output),
                                       makeRenderer: session.makeRenderer(for: output))

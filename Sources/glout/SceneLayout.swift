@@ -71,10 +71,8 @@ struct SceneLayout: Equatable, Sendable {
 
     static func == (a: SceneLayout, b: SceneLayout) -> Bool {
         a.canvas == b.canvas && a.safe == b.safe && a.horizontal == b.horizontal && a.vertical == b.vertical
-            && a.bandHeight == b.bandHeight && [a.dial.x, a.dial.y, a.dial.radius] == [b.dial.x, b.dial.y, b.dial.radius]
-            && [a.tiles.x, a.tiles.y, a.tiles.width, a.tiles.height] == [b.tiles.x, b.tiles.y, b.tiles.width, b.tiles.height]
-            && [a.rings.x, a.rings.y, a.rings.radius] == [b.rings.x, b.rings.y, b.rings.radius]
-            && [a.strip.x, a.strip.y, a.strip.width, a.strip.height] == [b.strip.x, b.strip.y, b.strip.width, b.strip.height]
+            && a.bandHeight == b.bandHeight && a.dial == b.dial && a.tiles == b.tiles && a.rings == b.rings
+            && a.strip == b.strip
             && a.pointSize == b.pointSize && a.gridColumns == b.gridColumns && a.gridRows == b.gridRows
     }
 
@@ -180,7 +178,7 @@ struct SceneLayout: Equatable, Sendable {
 
     /// A rectangle of picture pixels (canvas origin) as whole framebuffer pixels, grown by
     /// one on each side and kept inside the canvas.
-    private func pixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PixelRect {
+    func pixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PixelRect {
         let left = max(0, Int32(x.rounded(.down)) - 1), top = max(0, Int32(y.rounded(.down)) - 1)
         let right = min(canvas.width, Int32((x + width).rounded(.up)) + 1)
         let bottom = min(canvas.height, Int32((y + height).rounded(.up)) + 1)

@@ -51,6 +51,8 @@ final class SceneRenderer: OutputRenderer {
     static let uniformFloats = 80
     static let maxMarkers = 10
     private var markerCount = 0
+    /// The framebuffer pixels the markers cover: the marker pass draws there only.
+    private var markerRegion = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// The dashboard (control view only), and the tiles it arranged for which outputs.
     private let telemetry: Telemetry?
     private var dashboard: Dashboard?
@@ -208,7 +210,9 @@ final class SceneRenderer: OutputRenderer {
             setViewport(layout.canvas, target: target)
             glEnable(GLenum(GL_BLEND))
             glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+            glEnable(GLenum(GL_SCISSOR_TEST))
+            shade(markerRegion, target: target)
+            glDisable(GLenum(GL_SCISSOR_TEST))
             glDisable(GLenum(GL_BLEND))
         }
     }
@@ -273,9 +277,14 @@ final class SceneRenderer: OutputRenderer {
         uniforms[14] = Float(count)
         markerCount = count
         let ppp = target.pixelsPerPoint
+        markerRegion = PixelRect(x: 0, y: 0, width: 0, height: 0)
         for (i, marker) in markers.prefix(count).enumerated() {
             let x = marker.x * ppp - Double(layout.canvas.x), y = marker.y * ppp - Double(layout.canvas.y)
             let radius = (marker.kind == .pointer ? 12 : 26) * ppp
+            // drawMarkers (canvas.glsl) reaches 1.5 line widths (radius / 10) past the radius.
+            let reach = radius + 1.5 * max(1, radius / 10) + 1
+            let covered = layout.pixels(x - reach, y - reach, 2 * reach, 2 * reach)
+            markerRegion = i == 0 ? covered : markerRegion.union(covered)
             let base = 36 + i * 4
             uniforms[base] = Float(x); uniforms[base + 1] = Float(y)
             uniforms[base + 2] = Float(radius); uniforms[base + 3] = marker.kind == .pointer ? 0 : 1
@@ -327,7 +336,9 @@ final class TriangleRenderer: OutputRenderer {
     private let stallMicroseconds: UInt32
     private var vertexArray: GLuint = 0
     private var uniformBuffer: GLuint = 0
-    private var uniforms = [Float](repeating: 0, count: 36)
+    /// The whole `Frame` block (triangle.vert includes frame.glsl), of which it sets the
+    /// first vec4s.
+    private var uniforms = [Float](repeating: 0, count: SceneRenderer.uniformFloats)
 
     init(scene: Scene, program: GLuint, stallMilliseconds: Double = 0) {
         self.scene = scene

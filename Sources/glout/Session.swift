@@ -34,13 +34,6 @@ final class Session {
              try ShaderProgram(vertex: "text.vert", fragment: "text.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library)]
         }
-        // Every per-output option must name an output that exists.
-        let named = Set(options.renderModes.keys).union(options.setModes.keys).union(options.overscan.keys)
-            .union(options.safeAreas.keys).subtracting([""])
-        for name in named.sorted() where screens.output(named: name) == nil {
-            throw UsageError(message: "no output named \(name); the outputs are "
-                             + screens.outputs.map(\.name).joined(separator: ", "), command: "run")
-        }
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
                                  triangle: shaderPrograms[2].program, text: shaderPrograms[3].program,
                                  marker: shaderPrograms[4].program)
@@ -48,7 +41,7 @@ final class Session {
         scene.setPrimary(primary)
         for output in chosenOutputs { telemetry.register(output) }
         // A --mode the outputs cannot show is a usage error now, not when a window opens.
-        for output in screens.outputs { _ = try renderSize(for: output) }
+        for output in chosenOutputs { _ = try renderSize(for: output) }
     }
 
     deinit {
@@ -135,6 +128,9 @@ final class Session {
         let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry
         let stall = options.stalls[output.name] ?? 0
         let framing = options.framing(for: output.name)
+        // The description as it is when the window opens: a --set-mode switch changes it
+        // after start-up, before glout listens for changes.
+        telemetry.register(output)
         return { _ in
             switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, telemetry: telemetry,
@@ -165,8 +161,15 @@ final class Session {
         for name in options.stalls.keys.sorted() where !available.contains(name) {
             throw UsageError(message: "--stall: no output named \(name); \(list)", command: command)
         }
-        for name in options.framesPerSecond.keys.sorted() where !name.isEmpty && !available.contains(name) {
-            throw UsageError(message: "--fps: no output named \(name); \(list)", command: command)
+        let perOutput: [(String, [String])] = [
+            ("--fps", Array(options.framesPerSecond.keys)), ("--mode", Array(options.renderModes.keys)),
+            ("--set-mode", Array(options.setModes.keys)), ("--overscan", Array(options.overscan.keys)),
+            ("--safe-area", Array(options.safeAreas.keys)),
+        ]
+        for (option, names) in perOutput {
+            for name in names.sorted() where !name.isEmpty && !available.contains(name) {
+                throw UsageError(message: "\(option): no output named \(name); \(list)", command: command)
+            }
         }
         if let primary = options.primary {
             guard available.contains(primary) else {
