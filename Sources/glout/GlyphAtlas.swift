@@ -27,13 +27,6 @@ final class GlyphAtlas {
         /// The glyph for a character; characters outside the atlas show as '?'.
         @inline(__always)
         func glyph(_ scalar: UInt32) -> Glyph { glyphs[scalar] ?? glyphs[63]! }
-
-        /// The width of ASCII or UTF-8 `text` in pixels.
-        func width(_ text: some Collection<UInt8>) -> Int {
-            var total = 0
-            for byte in text where byte < 0x80 || byte >= 0xC0 { total += glyph(byte < 0x80 ? UInt32(byte) : 63).advance }
-            return total
-        }
     }
 
     static let characters: [Unicode.Scalar] = (32...126).compactMap(Unicode.Scalar.init) + ["·", "—", "×", "μ"]
