@@ -182,8 +182,20 @@ final class Compositor {
         return finished
     }
 
+    /// What `swaymsg ARGUMENTS` does, through `SwayIPC` (swaymsg gives up after 3 s):
+    /// `-t get_outputs` and `-t get_tree` ask, anything else is a command.
     func swaymsg(_ arguments: String...) throws -> String {
-        try tool("swaymsg", arguments).stdout
+        try swaymsg(arguments)
+    }
+
+    func swaymsg(_ arguments: [String]) throws -> String {
+        guard let socket = environment["SWAYSOCK"] else { throw HarnessError("this compositor has no sway IPC socket") }
+        let ipc = SwayIPC(socketPath: socket)
+        switch arguments {
+        case ["-t", "get_outputs"]: return try ipc.send(.getOutputs)
+        case ["-t", "get_tree"]: return try ipc.send(.getTree)
+        default: return try ipc.run(arguments.joined(separator: " "))
+        }
     }
 
     /// What reaches the screen of one output: grim's capture through wlr-screencopy.

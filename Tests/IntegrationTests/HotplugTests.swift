@@ -245,7 +245,7 @@ final class OutputChangeTests: XCTestCase {
             (["output", "HEADLESS-1", "transform", "normal", "scale", "1", "mode", "800x600@30Hz"], 800, 600),
         ]
         for change in changes {
-            _ = try sway.tool("swaymsg", change.command)
+            _ = try sway.swaymsg(change.command)
             var picture = try sway.screenshot("HEADLESS-1")
             let deadline = Date().addingTimeInterval(5)
             // After the change settles: the right size, and glout edge to edge.
