@@ -366,12 +366,15 @@ public final class OutputWindow: @unchecked Sendable {
             case .wait(let until):
                 let timeout = until.map { Double($0 > now ? $0 - now : 0) / 1e9 }
                 try queue.dispatch(timeout: timeout)
-                connection.forwardMainQueueEvents()
                 shared.withLock { state in
                     state.statistics.callbacks = link.timing.callbacks
                     state.statistics.suspensions = link.timing.suspensions
                 }
             }
+            // Events for the main queue may have been read here, by this queue's dispatch
+            // or by Mesa inside eglSwapBuffers: the main thread must not wait for them
+            // until this output's next frame, or forever if its link is paused.
+            connection.forwardMainQueueEvents()
         }
     }
 
