@@ -72,45 +72,48 @@ public final class EventQueue: @unchecked Sendable {
                 throw connection.failure() ?? .connectionLost(errno: code, message: nil)
             }
         }
-        var fds = [pollfd(fd: wl_display_get_fd(display), events: events, revents: 0),
-                   pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
-        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-        if ready <= 0 {
+        let socket = pollfd(fd: wl_display_get_fd(display), events: events, revents: 0)
+        let polled: (socket: Int16, watching: [Int32])
+        do {
+            polled = try poll(socket, timeout: timeout, watching: watching)
+        } catch {
             wl_display_cancel_read(display)
-            if ready < 0 && errno != EINTR { throw lostError() }
-            return []
+            throw error
         }
-        let socket = fds[0].revents
-        if socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+        if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
             if wl_display_read_events(display) < 0 { throw lostError() }
         } else {
             wl_display_cancel_read(display)
         }
-        if fds[1].revents & Int16(POLLIN) != 0 {
-            var count: UInt64 = 0
-            _ = read(wakeFD, &count, 8)
-        }
         if dispatchPending() < 0 { throw lostError() }
-        return zip(watching, fds.dropFirst(2)).filter { $0.1.revents != 0 }.map(\.0)
+        return polled.watching
     }
 
     /// Waits up to `timeout` seconds (nil: forever) for the wake-up fd or one of
     /// `watching`, without reading the socket (another thread does). Returns the
     /// descriptors of `watching` that are readable.
     func wait(timeout: Double?, watching: [Int32]) throws -> [Int32] {
+        try poll(nil, timeout: timeout, watching: watching).watching
+    }
+
+    /// Polls `socket` (when given), the wake-up fd and `watching` for up to `timeout`
+    /// seconds (nil: forever), and drains the wake-up fd. Returns the socket's revents
+    /// (0 on a timeout or an interruption) and the readable descriptors of `watching`.
+    private func poll(_ socket: pollfd?, timeout: Double?,
+                      watching: [Int32]) throws -> (socket: Int16, watching: [Int32]) {
         var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if let socket { fds.append(socket) }
         let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
-        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        let ready = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
         if ready < 0 && errno != EINTR { throw lostError() }
-        guard ready > 0 else { return [] }
+        guard ready > 0 else { return (0, []) }
         if fds[0].revents & Int16(POLLIN) != 0 {
             var count: UInt64 = 0
             _ = read(wakeFD, &count, 8)
         }
-        return zip(watching, fds.dropFirst()).filter { $0.1.revents != 0 }.map(\.0)
+        let readable = zip(watching, fds.dropFirst()).filter { $0.1.revents != 0 }.map(\.0)
+        return (socket == nil ? 0 : fds[fds.count - 1].revents, readable)
     }
 
     /// Dispatches the events already read for this queue without waiting.
