@@ -57,16 +57,7 @@ public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
             guard let mode = modes.first else { throw missing() }
             return mode
         case let .size(w, h, refresh):
-            let matching = modes.filter { $0.width == w && $0.height == h }
-            if let refresh {
-                // Within half a hertz: "60" names a 59.951 Hz mode too.
-                if let mode = matching.min(by: { abs($0.refreshMilliHertz - refresh) < abs($1.refreshMilliHertz - refresh) }),
-                   abs(mode.refreshMilliHertz - refresh) <= 500 {
-                    return mode
-                }
-            } else if let mode = matching.max(by: { $0.refreshMilliHertz < $1.refreshMilliHertz }) {
-                return mode
-            }
+            if let mode = modes.named(width: w, height: h, refreshMilliHertz: refresh) { return mode }
             guard allowCustom else { throw missing() }
             return OutputMode(width: w, height: h, refreshMilliHertz: refresh ?? 0)
         }

@@ -63,10 +63,8 @@ public enum ConfigurationPlan {
         }
         return heads.map { head in
             guard head.name == target else { return head.enabled ? .keep(head.name) : .keepOff(head.name) }
-            let listed = head.modes.first {
-                $0.width == mode.width && $0.height == mode.height
-                    && (mode.refreshMilliHertz == 0 || abs($0.refreshMilliHertz - mode.refreshMilliHertz) <= 500)
-            }
+            let listed = head.modes.named(width: mode.width, height: mode.height,
+                                          refreshMilliHertz: mode.refreshMilliHertz == 0 ? nil : mode.refreshMilliHertz)
             return listed.map { .setMode(head.name, $0) } ?? .setCustomMode(head.name, mode)
         }
     }

@@ -37,3 +37,15 @@ public struct OutputMode: Sendable, Hashable, CustomStringConvertible {
         return "\(width)x\(height)@\(hz).\(String(repeating: "0", count: 3 - digits.count))\(digits)Hz"
     }
 }
+
+extension Sequence where Element == OutputMode {
+    /// The listed mode that a request for `width`x`height` names: with a refresh, the
+    /// closest one within half a hertz ("60" names a 59.951 Hz mode too); without one,
+    /// the fastest of that size. Nil when none is listed.
+    func named(width: Int32, height: Int32, refreshMilliHertz: Int32?) -> OutputMode? {
+        let sized = filter { $0.width == width && $0.height == height }
+        guard let refresh = refreshMilliHertz else { return sized.max { $0.refreshMilliHertz < $1.refreshMilliHertz } }
+        let distance = { (mode: OutputMode) in abs(mode.refreshMilliHertz - refresh) }
+        return sized.filter { distance($0) <= 500 }.min { distance($0) < distance($1) }
+    }
+}

@@ -149,6 +149,21 @@ final class ConfigurationPlanTests: XCTestCase {
                                  .keep("DP-1"), .keepOff("DP-2")])
     }
 
+    func test_theClosestRefreshWithinHalfAHertzIsTheOneSet() throws {
+        var tv = hdmi
+        tv.modes = [OutputMode(width: 1920, height: 1080, refreshMilliHertz: 59940),
+                    OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000),
+                    OutputMode(width: 1920, height: 1080, refreshMilliHertz: 50000)]
+        func set(_ refresh: Int32) throws -> ConfigurationPlan.Action {
+            try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(width: 1920, height: 1080, refreshMilliHertz: refresh),
+                                            heads: [tv], connected: ["HDMI-A-1"])[0]
+        }
+        XCTAssertEqual(try set(60000), .setMode("HDMI-A-1", tv.modes[1]))
+        XCTAssertEqual(try set(59900), .setMode("HDMI-A-1", tv.modes[0]))
+        XCTAssertEqual(try set(0), .setMode("HDMI-A-1", tv.modes[1]), "no refresh: the fastest")
+        XCTAssertEqual(try set(55000), .setCustomMode("HDMI-A-1", OutputMode(width: 1920, height: 1080, refreshMilliHertz: 55000)))
+    }
+
     func test_anUnlistedModeBecomesACustomMode() throws {
         let actions = try ConfigurationPlan.switching("DP-1", to: OutputMode(width: 1280, height: 720, refreshMilliHertz: 0),
                                                       heads: [hdmi, dp], connected: ["HDMI-A-1", "DP-1"])
