@@ -9,7 +9,8 @@ layout(std140) uniform Frame {
     vec4 u_tiles;   // output tiles x, y, width, height
     vec4 u_rings;   // rings centre x, y, radius, unused
     vec4 u_strip;   // pacing strip x, y, width, height
-    vec4 u_safe;    // safe area x, y, width, height (foreground stays inside)
+    vec4 u_safe;    // safe area x, y, width, height: the built-in views place their
+                    // foreground inside it through the layout; for shaders of --shaders DIR
     vec4 u_markers[10];  // pointer and touches: x, y, radius, kind (0 pointer, 1 touch)
     vec4 u_grid;    // tile columns, rows, count, index of the primary's tile (-1: none)
 };

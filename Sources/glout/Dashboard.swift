@@ -17,8 +17,8 @@ final class Dashboard {
     /// Output ids in tile order, and the frame-time scratch for the graphs.
     private var order: [UInt32] = []
     private var times = [UInt64](repeating: 0, count: Telemetry.capacity)
-    /// Where each tile's live parts go (framebuffer pixels): shaded again every frame.
-    private(set) var liveRegions: [PixelRect] = []
+    /// Where each output's live parts go (framebuffer pixels): shaded again every frame.
+    private(set) var liveRegions: [(output: UInt32, rect: PixelRect)] = []
     private var runsFile: String?
     /// The `Text` uniform block: framebuffer and atlas sizes.
     private var textUniforms = [Float](repeating: 0, count: 4)
@@ -147,9 +147,9 @@ final class Dashboard {
                 let liveBottom = min(oy + Int(tile.y + tile.height) - Int(6 * layout.pointSize),
                                      liveTop + body.lineHeight + Int(66 * layout.pointSize))
                 if liveBottom > liveTop {
-                    liveRegions.append(PixelRect(x: Int32(tx - 2), y: Int32(liveTop),
-                                                 width: Int32(Int(tile.width) - Int(12 * layout.pointSize)),
-                                                 height: Int32(liveBottom - liveTop)))
+                    liveRegions.append((id, PixelRect(x: Int32(tx - 2), y: Int32(liveTop),
+                                                      width: Int32(Int(tile.width) - Int(12 * layout.pointSize)),
+                                                      height: Int32(liveBottom - liveTop))))
                 }
             }
         }
@@ -161,9 +161,8 @@ final class Dashboard {
         guard let fonts = fonts(scale: layout.pointSize) else { return }
         let (atlas, body) = (fonts.atlas, fonts.body)
         batch.reset()
-        for (index, id) in order.enumerated() where index < liveRegions.count {
+        for (id, region) in liveRegions {
             guard let (n, period) = recentFrames(of: id, now: now) else { continue }
-            let region = liveRegions[index]
             let baseline = Int(region.y) + body.ascender
             let x = Int(region.x) + 2
             if state.frozen != nil {

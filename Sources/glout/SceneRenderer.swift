@@ -170,7 +170,7 @@ final class SceneRenderer: OutputRenderer {
             // again cost llvmpipe a millisecond or more a frame.
             glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
-            for region in dashboard!.liveRegions {
+            for (_, region) in dashboard!.liveRegions {
                 let r = region.flippedY(containerHeight: target.pixelHeight)
                 glBlitFramebuffer(r.x, r.y, r.x + r.width, r.y + r.height, r.x, r.y, r.x + r.width, r.y + r.height,
                                   GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
