@@ -17,7 +17,6 @@ final class RunCommand {
     private var windows: [UInt32: Window] = [:]
     /// Counters of windows already closed (outputs that left), for --stats-json.
     private var closed: [RunStatistics.Entry] = []
-    private var role: PrimaryRole
     private var quitRequested = false
     private var waitingForOutputs = false
     /// When outputs last came or went, and the windows re-opened since (see reclaim()).
@@ -29,7 +28,6 @@ final class RunCommand {
     init(options: RunOptions, log: Log) {
         self.options = options
         self.log = log
-        role = PrimaryRole(requested: options.primary)
     }
 
     func run() throws {
@@ -141,7 +139,7 @@ final class RunCommand {
     }
 
     private func openWindow(on output: Output, session: Session) throws {
-        log.info("output \(Session.describe(output)), \(output.name == role.current ? "primary" : "secondary")")
+        log.info("output \(Session.describe(output)), \(output.name == session.role.current ? "primary" : "secondary")")
         let window = try OutputWindow(output: output, screens: session.screens, graphics: session.graphics,
                                       options: session.windowOptions(for: output),
                                       makeRenderer: session.makeRenderer(for: output))
@@ -153,9 +151,8 @@ final class RunCommand {
 
     /// Gives the primary role (control view) to the right output after any change.
     private func updateRoles(_ session: Session) {
-        let before = role.current
-        let primary = role.update(session.chosenOutputs)
-        session.scene.setPrimary(primary)
+        let before = session.role.current
+        let primary = session.updatePrimary()
         if let primary, before != nil, primary.name != before {
             log.info("output \(primary.name) is now the primary")
         }
@@ -226,8 +223,8 @@ final class RunCommand {
             session.scene.update { $0.contentAccent = accent }
         case .nextPrimary:
             let outputs = session.chosenOutputs
-            guard outputs.count > 1, let current = outputs.firstIndex(where: { $0.name == role.current }) else { return }
-            role.requested = outputs[(current + 1) % outputs.count].name
+            guard outputs.count > 1, let current = outputs.firstIndex(where: { $0.name == session.role.current }) else { return }
+            session.role.requested = outputs[(current + 1) % outputs.count].name
             updateRoles(session)
         case .toggleFreeze:
             session.scene.toggleFrozen(now: MonotonicClock.now())

@@ -14,11 +14,14 @@ final class Session {
     let programs: ScenePrograms
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
+    /// Which output is the primary (the control view) as outputs come and go.
+    var role: PrimaryRole
     private let shaderPrograms: [ShaderProgram]
 
     init(options: RunOptions, log: Log) throws {
         self.options = options
         self.log = log
+        role = PrimaryRole(requested: options.primary)
         signals = try SignalWatch()
         connection = try Connection(log: log)
         screens = Screens(connection: connection, preferredPrimary: options.primary)
@@ -38,7 +41,7 @@ final class Session {
                                  triangle: shaderPrograms[2].program, text: shaderPrograms[3].program,
                                  marker: shaderPrograms[4].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
-        scene.setPrimary(primary)
+        updatePrimary()
         for output in chosenOutputs { telemetry.register(output) }
         // A --mode the outputs cannot show is a usage error now, not when a window opens.
         for output in chosenOutputs { _ = try renderSize(for: output) }
@@ -57,8 +60,14 @@ final class Session {
     /// The outputs glout draws on, in order.
     var chosenOutputs: [Output] { screens.outputs.filter(isChosen) }
 
-    /// The primary among the outputs glout drives.
-    var primary: Output? { ScreenOrder.primary(of: chosenOutputs, preferred: options.primary) }
+    /// Gives the primary role to the right one of the outputs glout draws on, after any
+    /// change, and tells the scene. Returns the primary.
+    @discardableResult
+    func updatePrimary() -> Output? {
+        let primary = role.update(chosenOutputs)
+        scene.setPrimary(primary)
+        return primary
+    }
 
     /// Outputs whose mode switch (--set-mode) the compositor refused: drawn at that
     /// size and scaled by the compositor instead.

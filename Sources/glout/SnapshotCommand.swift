@@ -14,8 +14,6 @@ enum SnapshotCommand {
                              status: .usage)
         }
         let session = try Session(options: options.run, log: log)
-        var role = PrimaryRole(requested: options.run.primary)
-        session.scene.setPrimary(role.update(session.chosenOutputs))
         guard !session.chosenOutputs.isEmpty else { throw GloutError("there are no outputs to take a snapshot of") }
         for output in session.chosenOutputs {
             let target = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: try session.renderSize(for: output),
