@@ -128,8 +128,9 @@ public final class OutputManagement: ProxyOwner {
         self.connection = connection
         self.manager = manager
         zwlr_output_manager_v1_add_listener(manager, OutputManagement.managerListener.pointer, userData)
-        try connection.roundtrip()
-        try connection.roundtrip()
+        // A compositor describes every head, then sends done, when the manager is bound:
+        // one roundtrip normally; a few more for one that takes its time.
+        for _ in 0..<3 where serial == nil { try connection.roundtrip() }
     }
 
     deinit {
