@@ -7,13 +7,13 @@ final class Registry: ProxyOwner {
         let name: UInt32
         let interface: String
         let version: UInt32
+        /// When the compositor announced it (MonotonicClock ns).
+        let announced: UInt64
     }
 
     private let connection: Connection
     private let registry: OpaquePointer
     private(set) var globals: [UInt32: Global] = [:]
-    /// When each global was announced (MonotonicClock ns).
-    private(set) var announced: [UInt32: UInt64] = [:]
 
     private(set) var compositor: OpaquePointer?
     private(set) var wmBase: OpaquePointer?
@@ -98,7 +98,6 @@ final class Registry: ProxyOwner {
 
     private func announce(_ global: Global) {
         globals[global.name] = global
-        announced[global.name] = MonotonicClock.now()
         let lowest = Registry.lowestVersions[global.interface] ?? 1
         switch global.interface {
         case "wl_compositor" where compositor == nil && global.version >= lowest:
@@ -130,14 +129,14 @@ final class Registry: ProxyOwner {
 
     private func remove(_ name: UInt32) {
         guard globals.removeValue(forKey: name) != nil else { return }
-        announced[name] = nil
         globalRemoved?(name)
     }
 
     private static let listener = ListenerTable(wl_registry_listener(
         global: { data, _, name, interface, version in
             let registry = owner(data, as: Registry.self)
-            registry.announce(Global(name: name, interface: String(cString: interface!), version: version))
+            registry.announce(Global(name: name, interface: String(cString: interface!), version: version,
+                                     announced: MonotonicClock.now()))
         },
         global_remove: { data, _, name in
             owner(data, as: Registry.self).remove(name)

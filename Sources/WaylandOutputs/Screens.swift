@@ -105,7 +105,7 @@ public final class Screens {
     private var management: OutputManagement?
 
     /// When the compositor announced the output's wl_output global (MonotonicClock ns).
-    public func announcementTime(of id: UInt32) -> UInt64? { registry.announced[id] }
+    public func announcementTime(of id: UInt32) -> UInt64? { registry.globals[id]?.announced }
 
     func wlOutput(for id: UInt32) -> OpaquePointer? { proxies[id]?.output }
 
