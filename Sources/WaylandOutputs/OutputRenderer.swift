@@ -61,11 +61,8 @@ public struct RenderTarget: Sendable, Equatable {
             width /= scale
             height /= scale
         }
-        // A render size equal to the output's own needs no viewport.
-        var render = renderSize
-        if let size = render, size.width == width * scale, size.height == height * scale { render = nil }
         return RenderTarget(output: output, scaling: .plan(
             logicalWidth: max(1, width), logicalHeight: max(1, height), scale: scale,
-            fractionalScale: fractionalScale, renderSize: render, mode: scaleMode))
+            fractionalScale: fractionalScale, renderSize: renderSize, mode: scaleMode))
     }
 }

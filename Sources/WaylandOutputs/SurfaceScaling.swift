@@ -54,19 +54,10 @@ public struct SurfaceScaling: Sendable, Equatable {
     public static func plan(logicalWidth: Int32, logicalHeight: Int32, scale: Int32, fractionalScale: UInt32? = nil,
                             renderSize: (width: Int32, height: Int32)? = nil, mode: ScaleMode = .fit) -> SurfaceScaling {
         let lw = max(1, logicalWidth), lh = max(1, logicalHeight)
-        guard let render = renderSize, render.width > 0, render.height > 0 else {
-            if let fractional = fractionalScale, fractional > 0, fractional != 120 * UInt32(max(1, scale)) {
-                // Fractional: a buffer of exactly the device pixels, scaled back to points.
-                let w = fractionalPixels(lw, fractional), h = fractionalPixels(lh, fractional)
-                return SurfaceScaling(bufferWidth: w, bufferHeight: h, bufferScale: 1,
-                                      picture: PixelRect(x: 0, y: 0, width: w, height: h),
-                                      source: nil, destination: (lw, lh))
-            }
-            let s = max(1, scale)
-            return SurfaceScaling(bufferWidth: lw * s, bufferHeight: lh * s, bufferScale: s,
-                                  picture: PixelRect(x: 0, y: 0, width: lw * s, height: lh * s),
-                                  source: nil, destination: nil)
-        }
+        let own = devicePixels(logicalWidth: lw, logicalHeight: lh, scale: scale, fractionalScale: fractionalScale)
+        // No render size, or one that is the output's own pixels: nothing to scale.
+        guard let render = renderSize, render.width > 0, render.height > 0,
+              render.width != own.bufferWidth || render.height != own.bufferHeight else { return own }
         let (rw, rh) = (render.width, render.height)
         let whole = PixelRect(x: 0, y: 0, width: rw, height: rh)
         switch mode {
@@ -102,6 +93,22 @@ public struct SurfaceScaling: Sendable, Equatable {
             return SurfaceScaling(bufferWidth: bw, bufferHeight: bh, bufferScale: 1, picture: picture,
                                   source: exact ? nil : (sx, sy, exactWidth, exactHeight), destination: (lw, lh))
         }
+    }
+
+    /// A buffer of exactly the output's device pixels: the logical size times the integer
+    /// scale (buffer scale), or times a fractional scale and scaled back to points.
+    private static func devicePixels(logicalWidth lw: Int32, logicalHeight lh: Int32, scale: Int32,
+                                     fractionalScale: UInt32?) -> SurfaceScaling {
+        if let fractional = fractionalScale, fractional > 0, fractional != 120 * UInt32(max(1, scale)) {
+            let w = fractionalPixels(lw, fractional), h = fractionalPixels(lh, fractional)
+            return SurfaceScaling(bufferWidth: w, bufferHeight: h, bufferScale: 1,
+                                  picture: PixelRect(x: 0, y: 0, width: w, height: h),
+                                  source: nil, destination: (lw, lh))
+        }
+        let s = max(1, scale)
+        return SurfaceScaling(bufferWidth: lw * s, bufferHeight: lh * s, bufferScale: s,
+                              picture: PixelRect(x: 0, y: 0, width: lw * s, height: lh * s),
+                              source: nil, destination: nil)
     }
 
     /// Points times a wp_fractional_scale_v1 scale (in 120ths), rounded half away from

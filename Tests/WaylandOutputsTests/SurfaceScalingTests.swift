@@ -87,6 +87,21 @@ final class SurfaceScalingTests: XCTestCase {
         XCTAssertTrue(other.scaling.needsViewport)
         XCTAssertEqual(other.pixelsPerPoint, 854.0 / 1280.0, accuracy: 1e-9)
     }
+
+    func test_aRenderSizeThatIsTheOutputsOwnPixelsIsDrawnAsIfNoneWasAsked() {
+        // Scale 2: 2560x1440 are the device pixels of 1280x720 points, with buffer scale 2.
+        let doubled = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, renderSize: (2560, 1440))
+        XCTAssertEqual(doubled, SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2))
+        XCTAssertEqual(doubled.bufferScale, 2)
+        // Fractional 1.5: 1920x1080 are its device pixels; 2560x1440 are not, and get scaled.
+        let fractional = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 180,
+                                             renderSize: (1920, 1080))
+        XCTAssertEqual(fractional, SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 180))
+        let larger = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 180,
+                                         renderSize: (2560, 1440))
+        XCTAssertEqual([larger.bufferWidth, larger.bufferHeight, larger.bufferScale], [2560, 1440, 1])
+        XCTAssertEqual(larger.destination?.width, 1280)
+    }
 }
 
 final class ModeRequestTests: XCTestCase {
