@@ -44,11 +44,7 @@ final class SceneRenderer: OutputRenderer {
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stallMicroseconds: UInt32
-    private var vertexArray: GLuint = 0
-    private var uniformBuffer: GLuint = 0
-    /// The `Frame` uniform block (std140, 20 x vec4; see shaders/frame.glsl).
-    private var uniforms = [Float](repeating: 0, count: SceneRenderer.uniformFloats)
-    static let uniformFloats = 80
+    private let block = FrameBlock()
     static let maxMarkers = 10
     private var markerCount = 0
     /// The framebuffer pixels the markers cover: the marker pass draws there only.
@@ -91,17 +87,11 @@ final class SceneRenderer: OutputRenderer {
         self.programs = programs
         self.framing = framing
         stallMicroseconds = UInt32(stallMilliseconds * 1000)
-        glGenVertexArrays(1, &vertexArray)
-        glGenBuffers(1, &uniformBuffer)
-        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
-        glBufferData(GLenum(GL_UNIFORM_BUFFER), uniforms.count * 4, nil, GLenum(GL_DYNAMIC_DRAW))
     }
 
     deinit {
         backdrop.delete()
         still.delete()
-        glDeleteBuffers(1, &uniformBuffer)
-        glDeleteVertexArrays(1, &vertexArray)
     }
 
     /// Which view an output shows, and its layout in the target.
@@ -140,7 +130,6 @@ final class SceneRenderer: OutputRenderer {
         }
         layout.arrangeTiles(count: view == .control ? max(1, arrangement.count) : 4)
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
-        glBindVertexArray(vertexArray)
 
         let key = StillKey(view: view, layout: layout, width: target.pixelWidth, height: target.pixelHeight,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? generation : 0,
@@ -180,8 +169,7 @@ final class SceneRenderer: OutputRenderer {
         // in the same RGBA8 texture, so a snapshot and the window get the same values.
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
         glUseProgram(program)
-        glBindVertexArray(vertexArray)
-        setUniformBuffer()
+        block.bind()
         setViewport(layout.canvas, target: target)
         glEnable(GLenum(GL_SCISSOR_TEST))
         for region in regions { shade(region, target: target) }
@@ -206,7 +194,7 @@ final class SceneRenderer: OutputRenderer {
         // Markers go on top of the copy, never into the layer.
         if markerCount > 0 {
             glUseProgram(programs.marker)
-            setUniformBuffer()
+            block.bind()
             setViewport(layout.canvas, target: target)
             glEnable(GLenum(GL_BLEND))
             glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
@@ -231,10 +219,6 @@ final class SceneRenderer: OutputRenderer {
         return (sin(angle), -cos(angle))
     }
 
-    private func setUniformBuffer() {
-        glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
-    }
-
     private func setViewport(_ canvas: PixelRect, target: RenderTarget) {
         let gl = canvas.flippedY(containerHeight: target.pixelHeight)
         glViewport(gl.x, gl.y, gl.width, gl.height)
@@ -257,24 +241,19 @@ final class SceneRenderer: OutputRenderer {
         let frameIndex = state.frozen.map { ($0 * 60).rounded(.down) } ?? Double(frame.index)
         let hand = SceneRenderer.handDirection(time: time)
         let safe = layout.safe
-        // Written in place: a frame allocates nothing here.
-        func set(_ index: Int, _ a: Double, _ b: Double, _ c: Double, _ d: Double) {
-            uniforms[index] = Float(a); uniforms[index + 1] = Float(b)
-            uniforms[index + 2] = Float(c); uniforms[index + 3] = Float(d)
-        }
-        set(0, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
-        set(4, Double(accent.r), Double(accent.g), Double(accent.b), 1)
-        set(8, time.truncatingRemainder(dividingBy: 3600), frameIndex, target.pixelsPerPoint, layout.bandHeight)
-        set(12, hand.x, hand.y, 0, 0)  // the marker count goes in below
-        set(16, layout.dial.x, layout.dial.y, layout.dial.radius, 0)
-        set(20, layout.tiles.x, layout.tiles.y, layout.tiles.width, layout.tiles.height)
-        set(24, layout.rings.x, layout.rings.y, layout.rings.radius, 0)
-        set(28, layout.strip.x, layout.strip.y, layout.strip.width, layout.strip.height)
-        set(32, Double(safe.x - layout.canvas.x), Double(safe.y - layout.canvas.y), Double(safe.width), Double(safe.height))
+        block.set(0, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
+        block.set(4, Double(accent.r), Double(accent.g), Double(accent.b), 1)
+        block.set(8, time.truncatingRemainder(dividingBy: 3600), frameIndex, target.pixelsPerPoint, layout.bandHeight)
+        block.set(12, hand.x, hand.y, 0, 0)  // the marker count goes in below
+        block.set(16, layout.dial.x, layout.dial.y, layout.dial.radius, 0)
+        block.set(20, layout.tiles.x, layout.tiles.y, layout.tiles.width, layout.tiles.height)
+        block.set(24, layout.rings.x, layout.rings.y, layout.rings.radius, 0)
+        block.set(28, layout.strip.x, layout.strip.y, layout.strip.width, layout.strip.height)
+        block.set(32, Double(safe.x - layout.canvas.x), Double(safe.y - layout.canvas.y), Double(safe.width), Double(safe.height))
         // Markers: points on the surface to pixels of the picture.
         let markers = state.markers[target.output.id] ?? []
         let count = min(markers.count, SceneRenderer.maxMarkers)
-        uniforms[14] = Float(count)
+        block[14] = Float(count)
         markerCount = count
         let ppp = target.pixelsPerPoint
         markerRegion = PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -286,14 +265,11 @@ final class SceneRenderer: OutputRenderer {
             let covered = layout.pixels(x - reach, y - reach, 2 * reach, 2 * reach)
             markerRegion = i == 0 ? covered : markerRegion.union(covered)
             let base = 36 + i * 4
-            uniforms[base] = Float(x); uniforms[base + 1] = Float(y)
-            uniforms[base + 2] = Float(radius); uniforms[base + 3] = marker.kind == .pointer ? 0 : 1
+            block.set(base, x, y, radius, marker.kind == .pointer ? 0 : 1)
         }
-        uniforms[76] = Float(layout.gridColumns); uniforms[77] = Float(layout.gridRows)
-        uniforms[78] = Float(max(1, arrangement.count)); uniforms[79] = Float(arrangement.primaryIndex)
-        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
-        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
-        glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
+        block.set(76, Double(layout.gridColumns), Double(layout.gridRows), Double(max(1, arrangement.count)),
+                  Double(arrangement.primaryIndex))
+        block.upload()
     }
 }
 
@@ -334,25 +310,13 @@ final class TriangleRenderer: OutputRenderer {
     private let scene: Scene
     private let program: GLuint
     private let stallMicroseconds: UInt32
-    private var vertexArray: GLuint = 0
-    private var uniformBuffer: GLuint = 0
-    /// The whole `Frame` block (triangle.vert includes frame.glsl), of which it sets the
-    /// first vec4s.
-    private var uniforms = [Float](repeating: 0, count: SceneRenderer.uniformFloats)
+    /// The `Frame` block (triangle.vert includes frame.glsl), of which it sets the time.
+    private let block = FrameBlock()
 
     init(scene: Scene, program: GLuint, stallMilliseconds: Double = 0) {
         self.scene = scene
         self.program = program
         stallMicroseconds = UInt32(stallMilliseconds * 1000)
-        glGenVertexArrays(1, &vertexArray)
-        glGenBuffers(1, &uniformBuffer)
-        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
-        glBufferData(GLenum(GL_UNIFORM_BUFFER), uniforms.count * 4, nil, GLenum(GL_DYNAMIC_DRAW))
-    }
-
-    deinit {
-        glDeleteBuffers(1, &uniformBuffer)
-        glDeleteVertexArrays(1, &vertexArray)
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
@@ -363,12 +327,9 @@ final class TriangleRenderer: OutputRenderer {
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         let picture = target.picture.flippedY(containerHeight: target.pixelHeight)
         glViewport(picture.x, picture.y, picture.width, picture.height)
-        uniforms[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
-        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
-        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, uniforms.count * 4, uniforms)
-        glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 0, uniformBuffer)
+        block[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
+        block.upload()
         glUseProgram(program)
-        glBindVertexArray(vertexArray)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 }
