@@ -72,10 +72,9 @@ public final class EventQueue: @unchecked Sendable {
                 throw connection.failure() ?? .connectionLost(errno: code, message: nil)
             }
         }
-        let socket = pollfd(fd: wl_display_get_fd(display), events: events, revents: 0)
         let polled: (socket: Int16, watching: [Int32])
         do {
-            polled = try poll(socket, timeout: timeout, watching: watching)
+            polled = try poll((wl_display_get_fd(display), events), timeout: timeout, watching: watching)
         } catch {
             wl_display_cancel_read(display)
             throw error
@@ -99,21 +98,23 @@ public final class EventQueue: @unchecked Sendable {
     /// Polls `socket` (when given), the wake-up fd and `watching` for up to `timeout`
     /// seconds (nil: forever), and drains the wake-up fd. Returns the socket's revents
     /// (0 on a timeout or an interruption) and the readable descriptors of `watching`.
-    private func poll(_ socket: pollfd?, timeout: Double?,
+    private func poll(_ socket: (fd: Int32, events: Int16)?, timeout: Double?,
                       watching: [Int32]) throws -> (socket: Int16, watching: [Int32]) {
-        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        if let socket { fds.append(socket) }
+        // A fixed-size literal the compiler keeps on the stack (a render thread polls
+        // every frame and must not allocate); poll skips the socket's entry when it is -1.
+        var fds = [pollfd(fd: socket?.fd ?? -1, events: socket?.events ?? 0, revents: 0),
+                   pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        if !watching.isEmpty { fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
         let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
         let ready = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
         if ready < 0 && errno != EINTR { throw lostError() }
         guard ready > 0 else { return (0, []) }
-        if fds[0].revents & Int16(POLLIN) != 0 {
+        if fds[1].revents & Int16(POLLIN) != 0 {
             var count: UInt64 = 0
             _ = read(wakeFD, &count, 8)
         }
-        let readable = zip(watching, fds.dropFirst()).filter { $0.1.revents != 0 }.map(\.0)
-        return (socket == nil ? 0 : fds[fds.count - 1].revents, readable)
+        let readable = watching.isEmpty ? [] : zip(watching, fds.dropFirst(2)).filter { $0.1.revents != 0 }.map(\.0)
+        return (fds[0].revents, readable)
     }
 
     /// Dispatches the events already read for this queue without waiting.
