@@ -1,0 +1,33 @@
+import CGLES
+import Glibc
+import WaylandOutputs
+
+/// --scene triangle: weston-simple-egl's workload (clear, one turning triangle with a
+/// colour per corner), so glout's CPU per frame can be compared with it.
+final class TriangleRenderer: OutputRenderer {
+    private let scene: Scene
+    private let program: GLuint
+    private let stallMicroseconds: UInt32
+    /// The `Frame` block (triangle.vert includes frame.glsl), of which it sets the time.
+    private let block = FrameBlock()
+
+    init(scene: Scene, program: GLuint, stallMilliseconds: Double = 0) {
+        self.scene = scene
+        self.program = program
+        stallMicroseconds = UInt32(stallMilliseconds * 1000)
+    }
+
+    func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
+        if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+        let state = scene.snapshot
+        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        let picture = target.picture.flippedY(containerHeight: target.pixelHeight)
+        glViewport(picture.x, picture.y, picture.width, picture.height)
+        block[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
+        block.upload()
+        glUseProgram(program)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+}
