@@ -177,4 +177,39 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         XCTAssertTrue(finished.stderr.contains("error"), finished.stderr)
         XCTAssertTrue(try sway.views().filter { $0.appID == "glout" }.isEmpty)
     }
+
+    func test_theTriangleSceneShowsItsCornersAndTurnsWithSceneTime() throws {
+        // --scene triangle (weston-simple-egl's workload): red, green and blue corners,
+        // turning a quarter every 1.25 s, on black. Points in normalized device coordinates.
+        func colours(frozenAt time: String, at points: [(Double, Double)]) throws -> [String] {
+            let glout = try sway.glout(["run", "--scene", "triangle", "--frozen", time, "--outputs", "HEADLESS-1",
+                                        "--duration", "30"])
+            defer {
+                glout.signal(SIGTERM)
+                _ = glout.wait(timeout: 5)
+            }
+            try sway.waitForGlout(on: ["HEADLESS-1"])
+            let picture = try sway.screenshot("HEADLESS-1")
+            return points.map { x, y in
+                let p = picture.pixel(Int((x + 1) / 2 * 1280), Int((1 - y) / 2 * 720))
+                switch (p.r > 150, p.g > 150, p.b > 150, max(p.r, p.g, p.b) < 20) {
+                case (true, false, false, _): return "red"
+                case (false, true, false, _): return "green"
+                case (false, false, true, _): return "blue"
+                case (_, _, _, true): return "black"
+                default: return "\(p)"
+                }
+            }
+        }
+        // Just inside each corner, and a corner of the output.
+        let still: [(Double, Double)] = [(-0.425, -0.45), (0.425, -0.45), (0, 0.4), (0.9, 0.9)]
+        XCTAssertEqual(try colours(frozenAt: "0", at: still), ["red", "green", "blue", "black"])
+        // A quarter turn anticlockwise: (x, y) goes to (-y, x).
+        let turned = still.map { (-$0.1, $0.0) }
+        XCTAssertEqual(try colours(frozenAt: "1.25", at: turned), ["red", "green", "blue", "black"])
+        // Where the red and blue corners were is now outside the triangle (the green one's
+        // place is near the red corner's new one).
+        XCTAssertEqual(try colours(frozenAt: "1.25", at: [still[0], still[2]]), ["black", "black"],
+                       "the triangle stayed where it was")
+    }
 }
