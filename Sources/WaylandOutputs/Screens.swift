@@ -46,7 +46,7 @@ public final class Screens {
 
     deinit {
         management = nil
-        for seat in seats.values { seat.destroy() }
+        for seat in seats.values { seat.destroy(report: false) }
         for proxy in proxies.values { proxy.destroy() }
     }
 

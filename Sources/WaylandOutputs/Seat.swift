@@ -28,12 +28,14 @@ final class Seat: ProxyOwner {
     }
 
     /// Releases the devices, then the seat (wl_*.release where the version has it).
-    func destroy() {
-        setCapabilities(0)
+    /// `report: false` when the owner is going away (its deinit): touches still down are
+    /// then dropped without an event, which would reach the owner mid-deinit.
+    func destroy(report: Bool = true) {
+        setCapabilities(0, report: report)
         if version >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
     }
 
-    private func setCapabilities(_ capabilities: UInt32) {
+    private func setCapabilities(_ capabilities: UInt32, report: Bool = true) {
         let wantsKeyboard = capabilities & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0
         let wantsPointer = capabilities & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
         let wantsTouch = capabilities & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0
@@ -58,7 +60,8 @@ final class Seat: ProxyOwner {
         } else if !wantsTouch, let touch {
             if version >= 3 { wl_touch_release(touch) } else { wl_touch_destroy(touch) }
             self.touch = nil
-            emit(.touches(touches.cancel()))
+            let cancelled = touches.cancel()
+            if report { emit(.touches(cancelled)) }
         }
     }
 
