@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Input, tied to the output whose window it happened on. Positions are in that
 /// window's logical points.
 public enum InputEvent: Sendable, Equatable {

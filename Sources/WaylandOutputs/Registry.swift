@@ -27,8 +27,8 @@ final class Registry: ProxyOwner {
 
     /// A wl_output global appeared (name, offered version).
     var outputAdded: ((UInt32, UInt32) -> Void)?
-    /// A wl_seat global appeared (name, offered version).
-    var seatAdded: ((UInt32, UInt32) -> Void)?
+    /// A wl_seat global appeared.
+    var seatAdded: ((Global) -> Void)?
     /// A global disappeared; the closure runs before anything bound to it is released.
     var globalRemoved: ((UInt32) -> Void)?
 
@@ -115,7 +115,7 @@ final class Registry: ProxyOwner {
         case "wp_fractional_scale_manager_v1" where fractionalScaleManager == nil:
             fractionalScaleManager = bind(global, interface: cw_wp_fractional_scale_manager_v1_interface()).0
         case "wl_seat":
-            seatAdded?(global.name, global.version)
+            seatAdded?(global)
         case "wl_output":
             if global.version >= lowest {
                 outputAdded?(global.name, global.version)

@@ -23,8 +23,14 @@ public final class Screens {
     public var preferredPrimary: String?
     /// Receives every event; set it before ``start()``.
     public var onEvent: ((ScreenEvent) -> Void)?
-    /// Receives keyboard, pointer and touch input, tied to outputs.
-    public var onInput: ((InputEvent) -> Void)?
+    /// Receives keyboard, pointer and touch input, tied to outputs. The seats are bound
+    /// when it is first set: a client that takes no input never compiles a keymap.
+    public var onInput: ((InputEvent) -> Void)? {
+        didSet {
+            guard onInput != nil else { return }
+            for global in registry.globals.values where global.interface == "wl_seat" { addSeat(global) }
+        }
+    }
     /// Windows register their surfaces here so input can be tied to outputs.
     public let surfaces = SurfaceDirectory()
     private var seats: [UInt32: Seat] = [:]
@@ -41,7 +47,7 @@ public final class Screens {
                 removeOutput(id: id)
             }
         }
-        registry.seatAdded = { [unowned self] id, version in addSeat(id: id, version: version) }
+        registry.seatAdded = { [unowned self] global in if onInput != nil { addSeat(global) } }
     }
 
     deinit {
@@ -50,10 +56,10 @@ public final class Screens {
         for proxy in proxies.values { proxy.destroy() }
     }
 
-    private func addSeat(id: UInt32, version: UInt32) {
-        guard let global = registry.globals[id] else { return }
+    private func addSeat(_ global: Registry.Global) {
+        guard seats[global.name] == nil else { return }
         let (proxy, bound) = registry.bind(global, interface: cw_wl_seat_interface())
-        seats[id] = Seat(id: id, seat: proxy, version: bound, directory: surfaces) { [unowned self] event in
+        seats[global.name] = Seat(seat: proxy, version: bound, directory: surfaces) { [unowned self] event in
             onInput?(event)
         }
     }

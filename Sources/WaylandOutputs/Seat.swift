@@ -4,7 +4,6 @@ import Glibc
 /// One wl_seat and the keyboard, pointer and touch it offers as its capabilities come
 /// and go. Lives on the main queue; reports every event as an ``InputEvent``.
 final class Seat: ProxyOwner {
-    let id: UInt32
     private let seat: OpaquePointer
     private let version: UInt32
     private let directory: SurfaceDirectory
@@ -17,9 +16,7 @@ final class Seat: ProxyOwner {
     private var pointerFocus: UInt32?
     private var touches = TouchTracker()
 
-    init(id: UInt32, seat: OpaquePointer, version: UInt32, directory: SurfaceDirectory,
-         emit: @escaping (InputEvent) -> Void) {
-        self.id = id
+    init(seat: OpaquePointer, version: UInt32, directory: SurfaceDirectory, emit: @escaping (InputEvent) -> Void) {
         self.seat = seat
         self.version = version
         self.directory = directory
