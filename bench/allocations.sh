@@ -17,18 +17,29 @@ seconds=${1:-5}
 glout=$(swift build -c release --show-bin-path)/glout
 [ -x "$glout" ] || { echo "build first: swift build -c release" >&2; exit 1; }
 libc=$(ldd "$glout" | awk '/libc.so.6/ { print $3 }')
-perf probe -q -x "$libc" --add malloc 2>/dev/null || true
+# The probe is removed on exit only if this script added it.
+added=""
+work=$(mktemp -d)
+GLOUT_COMPOSITOR_DIR=""
+cleanup() {
+  [ -n "$GLOUT_COMPOSITOR_DIR" ] && scripts/compositor stop "$GLOUT_COMPOSITOR_DIR"
+  [ -n "$added" ] && { perf probe -q --del probe_libc:malloc || true; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+if ! perf probe -q --list 2>/dev/null | grep -q "probe_libc:malloc"; then
+  perf probe -q -x "$libc" --add malloc 2>/dev/null && added=1
+fi
 if ! perf probe -q --list 2>/dev/null | grep -q "probe_libc:malloc"; then
   why="perf cannot put a uprobe on malloc here (root, linux-perf and uprobes are needed)"
   [ -n "$check" ] && { echo "allocations: not checked: $why" >&2; exit 0; }
   echo "allocations: $why" >&2; exit 1
 fi
-work=$(mktemp -d)
 eval "$(scripts/compositor sway --outputs 1280x720@60,800x600@30)"
-trap 'scripts/compositor stop "$GLOUT_COMPOSITOR_DIR"; perf probe -q --del probe_libc:malloc || true; rm -rf "$work"' EXIT
 "$glout" run --duration $((seconds + 6)) --stats-json "$work/stats.json" 2>/dev/null &
+glout_pid=$!
 sleep 3
-perf record -q -e probe_libc:malloc -g -p "$(pgrep -n -x glout)" -o "$work/perf.data" -- sleep "$seconds" 2>/dev/null \
+perf record -q -e probe_libc:malloc -g -p "$glout_pid" -o "$work/perf.data" -- sleep "$seconds" 2>/dev/null \
   || echo "allocations: perf record failed" >&2
 wait
 # Per render thread (named after its output, cut to 15 characters by the kernel): malloc
