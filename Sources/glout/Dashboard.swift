@@ -83,7 +83,7 @@ final class Dashboard {
 
     /// Draws the parts that change only with the outputs: title, keys, names, modes,
     /// roles. Also works out the live regions.
-    func drawStill(layout: SceneLayout, state: Scene.State, target: RenderTarget, program: GLuint) {
+    func drawStill(layout: SceneLayout, state: Scene.State, target: RenderTarget) {
         batch.reset()
         liveRegions.removeAll(keepingCapacity: true)
         guard let fonts = fonts(scale: layout.pointSize) else { return }
@@ -230,7 +230,9 @@ final class Dashboard {
             var n = 0
             for i in 0..<entry.count {
                 let t = entry.times[(entry.next - 1 - i + Telemetry.capacity) % Telemetry.capacity]
-                guard t + 2_000_000_000 >= now, t <= now else { break }
+                // Another output's callback can come after this frame's: skip what is newer.
+                if t > now { continue }
+                guard t + 2_000_000_000 >= now else { break }
                 times[n] = t
                 n += 1
             }

@@ -149,7 +149,7 @@ final class SceneRenderer: OutputRenderer {
             handInLayer = nil
             if drawsDashboard {
                 glUseProgram(programs.text)
-                dashboard!.drawStill(layout: layout, state: state, target: target, program: programs.text)
+                dashboard!.drawStill(layout: layout, state: state, target: target)
                 keepBackdrop(width: target.pixelWidth, height: target.pixelHeight)
             }
             stillKey = key
