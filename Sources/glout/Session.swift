@@ -167,10 +167,8 @@ final class Session {
         for name in options.outputs ?? [] where !available.contains(name) {
             throw UsageError(message: "--outputs: no output named \(name); \(list)", command: command)
         }
-        for name in options.stalls.keys.sorted() where !available.contains(name) {
-            throw UsageError(message: "--stall: no output named \(name); \(list)", command: command)
-        }
         let perOutput: [(String, [String])] = [
+            ("--stall", Array(options.stalls.keys)),
             ("--fps", Array(options.framesPerSecond.keys)), ("--mode", Array(options.renderModes.keys)),
             ("--set-mode", Array(options.setModes.keys)), ("--overscan", Array(options.overscan.keys)),
             ("--safe-area", Array(options.safeAreas.keys)),
