@@ -221,7 +221,7 @@ enum Arguments {
         return .snapshot(SnapshotOptions(run: run, directory: directory))
     }
 
-    /// The options run and bench share.
+    /// The options run, bench and snapshot share.
     private static func parseSceneOption(_ option: String, into options: inout RunOptions,
                                          reader: inout OptionReader) throws(UsageError) {
             switch option {

@@ -76,7 +76,7 @@ enum Help {
       -h, --help          show this help
     """
 
-    /// The options run and bench share.
+    /// The options run, bench and snapshot share.
     static let sceneOptions = """
       --layout independent|mirror
                           independent (default): the primary shows the control
