@@ -1,6 +1,5 @@
 import CGLES
 import CWayland
-import Synchronization
 
 /// The loop most multi-window programs use, kept as a baseline to measure against:
 /// one thread and one context for every output, eglSwapInterval(1) on each surface, and
@@ -14,7 +13,7 @@ public final class CoupledWindows: @unchecked Sendable {
         var frames: [UInt32: UInt64] = [:]
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let connection: Connection
     private let graphics: Graphics
     private let queue: EventQueue

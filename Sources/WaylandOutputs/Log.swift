@@ -1,6 +1,5 @@
 import CWayland
 import Glibc
-import Synchronization
 
 /// Where the library's messages go. The default writes them to standard error.
 public struct Log: Sendable {
@@ -32,7 +31,7 @@ public struct Log: Sendable {
 /// a protocol error). The handler keeps the last line so errors can carry it, and hands
 /// every line to the log the most recent connection installed.
 enum LibwaylandLog {
-    private static let state = Mutex<(last: String?, log: Log?)>((nil, nil))
+    private static let state = Locked<(last: String?, log: Log?)>((nil, nil))
 
     static func install(_ log: Log) {
         state.withLock { $0.log = log }

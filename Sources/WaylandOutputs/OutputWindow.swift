@@ -1,6 +1,5 @@
 import CGLES
 import CWayland
-import Synchronization
 
 /// A fullscreen window on one output, with its own render thread, event queue, GLES
 /// context and ``DisplayLink``: the output is paced by its own frame callbacks and never
@@ -90,7 +89,7 @@ public final class OutputWindow: @unchecked Sendable {
         var frameLog: FrameLog
     }
 
-    private let shared: Mutex<Shared>
+    private let shared: Locked<Shared>
     private let connection: Connection
     private let graphics: Graphics
     private let queue: EventQueue
@@ -117,7 +116,7 @@ public final class OutputWindow: @unchecked Sendable {
             throw WaylandError.missingGlobal(interface: "wl_output \(output.name)", required: 2, offered: nil)
         }
         outputID = output.id
-        shared = Mutex(Shared(output: output, frameLog: FrameLog(capacity: options.frameLogCapacity)))
+        shared = Locked(Shared(output: output, frameLog: FrameLog(capacity: options.frameLogCapacity)))
         connection = screens.connection
         self.graphics = graphics
         queue = EventQueue(connection: screens.connection)

@@ -1,4 +1,3 @@
-import Synchronization
 import WaylandOutputs
 
 /// An RGB colour, 0 to 1 per channel.
@@ -42,9 +41,9 @@ final class Scene: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    init(_ state: State) { self.state = Mutex(state) }
+    init(_ state: State) { self.state = Locked(state) }
 
     var snapshot: State { state.withLock { $0 } }
 

@@ -1,4 +1,3 @@
-import Synchronization
 import WaylandOutputs
 
 /// What every output's renderer reports about itself, for the dashboard on the primary:
@@ -22,7 +21,7 @@ final class Telemetry: Sendable {
         var generation: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An output glout draws on (or its new description).
     func register(_ output: Output) {
