@@ -250,7 +250,8 @@ enum Arguments {
             case "--mode":
                 let (name, value) = try reader.perOutput(for: option)
                 guard let request = ModeRequest(value) else {
-                    throw reader.error("--mode needs preferred, current, highest, lowest or WxH[@HZ], not '\(value)'")
+                    throw reader.error("--mode needs preferred, current, highest, lowest or WxH[@HZ] (1 to 16384 pixels, "
+                                       + "above 0 and at most 1000 Hz), not '\(value)'")
                 }
                 options.renderModes[name] = request
             case "--scale-mode":
@@ -263,7 +264,8 @@ enum Arguments {
             case "--set-mode":
                 let (name, value) = try reader.perOutput(for: option)
                 guard !name.isEmpty, let request = ModeRequest(value), case .size = request else {
-                    throw reader.error("--set-mode needs NAME=WxH[@HZ], not '\(name.isEmpty ? value : name + "=" + value)'")
+                    throw reader.error("--set-mode needs NAME=WxH[@HZ] (1 to 16384 pixels, above 0 and at most 1000 Hz), "
+                                       + "not '\(name.isEmpty ? value : name + "=" + value)'")
                 }
                 options.setModes[name] = request
             case "--overscan":
@@ -272,7 +274,7 @@ enum Arguments {
             case "--safe-area":
                 let (name, value) = try reader.perOutput(for: option)
                 guard let insets = OptionReader.insets(value), [insets.top, insets.right, insets.bottom, insets.left].allSatisfy({ $0 <= 10_000 }) else {
-                    throw reader.error("--safe-area needs [NAME=]T,R,B,L in points (0 or more), not '\(value)'")
+                    throw reader.error("--safe-area needs [NAME=]T,R,B,L in points (0 to 10000 each), not '\(value)'")
                 }
                 options.safeAreas[name] = insets
             default: throw reader.unknown(option)
@@ -341,11 +343,16 @@ struct OptionReader {
         return names
     }
 
+    /// The most seconds any option takes (about 31 years): a time this long, in
+    /// nanoseconds, still adds to the monotonic clock without overflow.
+    static let maximumSeconds: Double = 1_000_000_000
+
     mutating func seconds(for option: String, allowZero: Bool) throws(UsageError) -> Double {
         let value = try value(for: option)
-        guard let seconds = Double(value), seconds.isFinite, allowZero ? seconds >= 0 : seconds > 0 else {
+        guard let seconds = Double(value), seconds.isFinite, allowZero ? seconds >= 0 : seconds > 0,
+              seconds <= OptionReader.maximumSeconds else {
             let bound = allowZero ? "0 or more" : "more than 0"
-            throw error("\(option) needs a number of seconds, \(bound), not '\(value)'")
+            throw error("\(option) needs a number of seconds, \(bound) and at most 1000000000, not '\(value)'")
         }
         return seconds
     }
@@ -406,7 +413,8 @@ struct OptionReader {
         default:
             break
         }
-        throw error("--overscan needs [NAME=]none, scale[:PCT] or inset[:T,R,B,L] (percent), not '\(value)'")
+        throw error("--overscan needs [NAME=]none, scale[:PCT] (0 to under 100 percent) or inset[:T,R,B,L] "
+                    + "(percent, 0 or more, each pair of opposite edges under 100), not '\(value)'")
     }
 
     /// T,R,B,L as four numbers, 0 or more.

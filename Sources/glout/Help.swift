@@ -12,6 +12,20 @@ enum Help {
         }
     }
 
+    /// The options the help of `command` lists, and whether each takes a value (a
+    /// placeholder such as FILE, [NAME=]N or a|b follows its name). For tests that walk
+    /// every option.
+    static func options(of command: String) -> [(name: String, takesValue: Bool)] {
+        text(for: command).split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            guard let first = words.first, first.hasPrefix("--"), first != "--help" else { return nil }
+            let placeholder = words.dropFirst().first.map { word in
+                word.first.map { $0.isUppercase || $0 == "[" } == true || word.contains("|")
+            } ?? false
+            return (String(first), placeholder)
+        }
+    }
+
     static let overview = """
     glout \(version): drives every output of a Wayland session, each at its own refresh rate.
 

@@ -34,9 +34,11 @@ final class ReportFile {
 
     init(path: String, option: String) throws {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw GloutError("\(option) \(path): cannot create the file (\(String(cString: strerror(errno))))", status: .usage)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw GloutError("\(option) \(path): cannot create the file (\(String(cString: strerror(errno))))")
         }
+        close(fd)
     }
 
     func write<T: Encodable>(_ value: T) throws {

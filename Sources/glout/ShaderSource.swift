@@ -19,7 +19,7 @@ struct ShaderSource {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw GloutError("--shaders \(directory): cannot read the folder (\(error.localizedDescription))", status: .usage)
+            throw GloutError("--shaders \(directory): cannot read the folder (\(error.localizedDescription))")
         }
         for name in names where name.hasSuffix(".vert") || name.hasSuffix(".frag") || name.hasSuffix(".glsl") {
             let path = (directory as NSString).appendingPathComponent(name)

@@ -10,8 +10,7 @@ enum SnapshotCommand {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw GloutError("--out \(options.directory): cannot create the folder (\(error.localizedDescription))",
-                             status: .usage)
+            throw GloutError("--out \(options.directory): cannot create the folder (\(error.localizedDescription))")
         }
         let session = try Session(options: options.run, log: log)
         guard !session.chosenOutputs.isEmpty else { throw GloutError("there are no outputs to take a snapshot of") }

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// glout where there is no compositor, and on weston.
-final class CompositorLessTests: XCTestCase {
+final class CompositorLessTests: IntegrationTestCase {
     func test_noCompositorGivesAOneLineErrorAndStatus3WithinASecond() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

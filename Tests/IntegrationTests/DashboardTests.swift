@@ -3,7 +3,7 @@ import XCTest
 
 /// The dashboard's text as it reaches the screen: for a frozen frame, the glyph runs the
 /// text layout made (GLOUT_DASHBOARD_RUNS) are checked against grim's capture.
-final class DashboardTests: XCTestCase {
+final class DashboardTests: IntegrationTestCase {
     struct Run: Decodable {
         var text: String
         var x: Int, y: Int, width: Int, height: Int

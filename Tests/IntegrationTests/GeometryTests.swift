@@ -3,7 +3,7 @@ import XCTest
 
 /// Render sizes, mode switching, overscan, safe areas, rotation and snapshots on headless
 /// sway (and phoc, for real mode switches), judged from grim's captures.
-final class GeometryTests: XCTestCase {
+final class GeometryTests: IntegrationTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {

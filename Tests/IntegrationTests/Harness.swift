@@ -24,6 +24,11 @@ enum Paths {
     }
 }
 
+/// glibc's posix_spawn_file_actions_addchdir_np (2.29), which the Glibc module does not import.
+@_silgen_name("posix_spawn_file_actions_addchdir_np")
+private func spawnChangeDirectory(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>,
+                                  _ path: UnsafePointer<CChar>) -> Int32
+
 /// What a finished process left behind.
 struct Finished {
     var status: Int32
@@ -43,7 +48,14 @@ final class Child {
     private let started = Date()
     private var status: Int32?
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    convenience init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                     directory: String? = nil) throws {
+        try self.init(executable, bytes: arguments.map { Array($0.utf8) }, environment: environment, directory: directory)
+    }
+
+    /// Arguments as raw bytes (they need not be UTF-8); `directory` is the working directory.
+    init(_ executable: String, bytes arguments: [[UInt8]], environment: [String: String] = [:],
+         directory: String? = nil) throws {
         var env = ProcessInfo.processInfo.environment
         for key in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "SWAYSOCK"] { env[key] = nil }
         env.merge(environment) { _, new in new }
@@ -51,6 +63,7 @@ final class Child {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if let directory { _ = spawnChangeDirectory(&actions, directory) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, folder.appendingPathComponent("out").path,
                                          O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -68,13 +81,29 @@ final class Child {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         env["GLOUT_BINARY"] = nil
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([Array(executable.utf8)] + arguments).map { bytes in
+            bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: buffer.count + 1)
+                for (i, byte) in buffer.enumerated() { copy[i] = CChar(bitPattern: byte) }
+                copy[buffer.count] = 0
+                return copy
+            }
+        } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in argv + envp { free(p) } }
+        defer {
+            for p in argv { p?.deallocate() }
+            for p in envp { free(p) }
+        }
         var pid = pid_t()
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else { throw HarnessError("cannot start \(executable): \(String(cString: strerror(result)))") }
         self.pid = pid
+        if executable == Paths.glout {
+            let errors = folder.appendingPathComponent("err")
+            let shown = arguments.map { String(decoding: $0.prefix(60), as: UTF8.self) }.joined(separator: " ")
+            Diagnostics.shared.track(self, label: "glout \(shown) (pid \(pid)), stderr",
+                                     pid: pid) { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+        }
     }
 
     deinit {
@@ -82,6 +111,7 @@ final class Child {
             kill(pid, SIGKILL)
             _ = reap(block: true)
         }
+        Diagnostics.shared.retire(self)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -134,6 +164,11 @@ final class Compositor {
         folder = values["GLOUT_COMPOSITOR_DIR"] ?? ""
         values["GLOUT_COMPOSITOR_DIR"] = nil
         environment = values
+        let log = URL(fileURLWithPath: folder).appendingPathComponent("log")
+        let label = "\(arguments.first ?? "compositor") (pid \(values["COMPOSITOR_PID"] ?? "?")) log, \(log.path)"
+        Diagnostics.shared.track(self, label: label, pid: values["COMPOSITOR_PID"].flatMap(Int32.init)) {
+            (try? String(contentsOf: log, encoding: .utf8)) ?? "(no log)"
+        }
     }
 
     /// Headless sway with one output per mode ("1280x720@60").
@@ -163,6 +198,7 @@ final class Compositor {
     deinit { stop() }
 
     func stop() {
+        Diagnostics.shared.retire(self)
         _ = try? Child("/bin/bash", [Paths.compositorScript, "stop", folder]).wait(timeout: 30)
     }
 
@@ -190,7 +226,8 @@ final class Compositor {
 
     func swaymsg(_ arguments: [String]) throws -> String {
         guard let socket = environment["SWAYSOCK"] else { throw HarnessError("this compositor has no sway IPC socket") }
-        let ipc = SwayIPC(socketPath: socket)
+        var ipc = SwayIPC(socketPath: socket)
+        ipc.whenLate = { Diagnostics.shared.backtraces() }
         switch arguments {
         case ["-t", "get_outputs"]: return try ipc.send(.getOutputs)
         case ["-t", "get_tree"]: return try ipc.send(.getTree)
@@ -277,7 +314,7 @@ func outputsByName(_ report: [String: Any]) -> [String: [String: Any]] {
 
 /// Test cases that share one headless sway (1280x720@60 and 800x600@30) across their
 /// tests, and give each test a temporary folder.
-class SharedSwayTestCase: XCTestCase {
+class SharedSwayTestCase: IntegrationTestCase {
     nonisolated(unsafe) private static var compositors: [ObjectIdentifier: Compositor] = [:]
     var sway: Compositor { SharedSwayTestCase.compositors[ObjectIdentifier(type(of: self))]! }
     var folder: URL!

@@ -4,7 +4,7 @@ import XCTest
 /// Outputs that come, go and change under a running glout: nested sway (whose outputs
 /// can be unplugged by closing their windows in the parent), headless sway, and phoc
 /// (whose outputs come back under their old names).
-final class HotplugTests: XCTestCase {
+final class HotplugTests: IntegrationTestCase {
     var parent: Compositor!
     var child: Compositor!
     var folder: URL!
@@ -215,7 +215,7 @@ final class HotplugTests: XCTestCase {
 }
 
 /// Live changes to the outputs of a headless sway under a running glout.
-final class OutputChangeTests: XCTestCase {
+final class OutputChangeTests: IntegrationTestCase {
     /// The control view covers all of `picture`: accent band along the whole top, dark
     /// panel in both bottom corners (sway's own background would show as grey or black).
     func assertControlViewCovers(_ picture: Image, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -299,7 +299,7 @@ final class OutputChangeTests: XCTestCase {
 }
 
 /// Many unplug and plug cycles while glout renders: nothing may leak or crash.
-final class StormTests: XCTestCase {
+final class StormTests: IntegrationTestCase {
     struct Usage: CustomStringConvertible {
         var descriptors: Int
         var threads: Int

@@ -3,7 +3,7 @@ import XCTest
 
 /// Keys typed with wtype (wlr virtual keyboard) and a pointer driven through the wlr
 /// virtual-pointer protocol, judged from what reaches each output.
-final class InputTests: XCTestCase {
+final class InputTests: IntegrationTestCase {
     /// Types keys into the focused glout window. wtype's keyboard exists only while it
     /// runs; the pause before typing lets glout bind the new keyboard first.
     func type(_ sway: Compositor, _ arguments: [String]) throws {

@@ -4,7 +4,7 @@ import WaylandOutputs
 import XCTest
 
 /// WaylandOutputs used alone, as README.md shows, by a client that is not glout.
-final class LibraryClientTests: XCTestCase {
+final class LibraryClientTests: IntegrationTestCase {
     final class Solid: OutputRenderer {
         let color: (Float, Float, Float)
         init(_ color: (Float, Float, Float)) { self.color = color }
@@ -50,7 +50,7 @@ final class LibraryClientTests: XCTestCase {
 
 /// A protocol error reaches the application as an error that names the interface, the
 /// object and the code, and stops the windows.
-final class ProtocolErrorTests: XCTestCase {
+final class ProtocolErrorTests: IntegrationTestCase {
     func test_aProtocolErrorNamesInterfaceObjectAndCode() throws {
         let sway = try Compositor.sway(["800x600@60"])
         let socket = sway.folder + "/" + sway.environment["WAYLAND_DISPLAY"]!

@@ -16,6 +16,8 @@ struct SwayIPC {
     /// How long a reply may take before the call fails: long enough for any load, short
     /// enough that a hung sway still ends the test.
     var timeout: Double = 30
+    /// Called when a reply is late, for what to add to the error: where the processes are.
+    var whenLate: (() -> String)?
 
     private static let magic = Array("i3-ipc".utf8)
 
@@ -25,7 +27,6 @@ struct SwayIPC {
         guard fd >= 0 else { throw HarnessError("sway IPC: socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
 
         var address = sockaddr_un()
@@ -68,19 +69,38 @@ struct SwayIPC {
         return String(decoding: try read(fd, count: Int(length), for: message), as: UTF8.self)
     }
 
+    /// How long a reply may take before the state of the processes is captured and
+    /// printed (the wait then goes on, up to `timeout`).
+    var lateAfter: Double = 5
+
     private func read(_ fd: Int32, count: Int, for message: Message) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
+        var late = false
+        setReceiveTimeout(fd, lateAfter)
         while filled < count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
             if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !late {
+                late = true
+                print("sway IPC: no reply to \(message) after \(lateAfter) s; where the processes are:\n"
+                      + (whenLate?() ?? ""))
+                setReceiveTimeout(fd, max(1, timeout - lateAfter))
+                continue
+            }
             guard n > 0 else {
                 let why = n == 0 ? "sway closed the connection" : String(cString: strerror(errno))
                 throw HarnessError("sway IPC: no reply to \(message) within \(timeout) s: \(why)")
             }
             filled += n
         }
+        if late { print("sway IPC: the reply to \(message) came after all") }
         return bytes
+    }
+
+    private func setReceiveTimeout(_ fd: Int32, _ seconds: Double) {
+        var wait = timeval(tv_sec: Int(seconds), tv_usec: Int(seconds.truncatingRemainder(dividingBy: 1) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Runs a command as swaymsg would, failing when sway reports that any part failed.

@@ -55,7 +55,7 @@ final class ArgumentsTests: XCTestCase {
         assertUsageError("run --layout sideways", mentions: "--layout must be independent or mirror, not 'sideways'")
         assertUsageError("run --layout", mentions: "--layout needs a value")
         assertUsageError("run --duration", mentions: "--duration needs a value")
-        assertUsageError("run --duration abc", mentions: "--duration needs a number of seconds, more than 0, not 'abc'")
+        assertUsageError("run --duration abc", mentions: "--duration needs a number of seconds, more than 0 and at most 1000000000, not 'abc'")
         assertUsageError("run --duration 0", mentions: "more than 0")
         assertUsageError("run --duration -3", mentions: "not '-3'")
         assertUsageError("run --duration inf", mentions: "not 'inf'")
