@@ -22,6 +22,8 @@ final class Session {
         self.options = options
         self.log = log
         role = PrimaryRole(requested: options.primary)
+        // Files first: a shader folder that cannot be read fails before any connection.
+        let library = try ShaderSource.library(directory: options.shaderDirectory)
         signals = try SignalWatch()
         connection = try Connection(log: log)
         screens = Screens(connection: connection, preferredPrimary: options.primary)
@@ -29,7 +31,6 @@ final class Session {
         try Session.checkNames(options, screens: screens)
         try screens.requireWindowing()
         graphics = try Graphics(connection: connection)
-        let library = try ShaderSource.library(directory: options.shaderDirectory)
         shaderPrograms = try graphics.withSharedContext {
             [try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),

@@ -15,18 +15,10 @@ struct ShaderSource {
             return Dictionary(EmbeddedShaders.files.map { ($0.name, $0.source) }, uniquingKeysWith: { a, _ in a })
         }
         var files: [String: String] = [:]
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw GloutError("--shaders \(directory): cannot read the folder (\(error.localizedDescription))")
-        }
+        let names = try FileSystem.list(directory, for: "--shaders")
         for name in names where name.hasSuffix(".vert") || name.hasSuffix(".frag") || name.hasSuffix(".glsl") {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw GloutError("cannot read shader \(path)")
-            }
-            files[name] = text
+            files[name] = try FileSystem.readText(path, for: "--shaders")
         }
         return files
     }

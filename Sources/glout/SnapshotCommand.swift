@@ -7,11 +7,7 @@ import WaylandOutputs
 enum SnapshotCommand {
     static func run(_ options: SnapshotOptions, log: Log) throws {
         let folder = URL(fileURLWithPath: options.directory)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw GloutError("--out \(options.directory): cannot create the folder (\(error.localizedDescription))")
-        }
+        try FileSystem.makeFolder(options.directory, for: "--out")
         let session = try Session(options: options.run, log: log)
         guard !session.chosenOutputs.isEmpty else { throw GloutError("there are no outputs to take a snapshot of") }
         for output in session.chosenOutputs {

@@ -19,6 +19,23 @@ final class CompositorLessTests: IntegrationTestCase {
         }
     }
 
+    func test_filesThatCannotBeWrittenAreStatus1NamingThePathAndTheReason() throws {
+        let cases: [(arguments: [String], path: String, reason: String)] = [
+            (["snapshot", "--out", "/proc/nope"], "/proc/nope", "No such file or directory"),
+            (["snapshot", "--out", "/etc/hostname/x"], "/etc/hostname/x", "Not a directory"),
+            (["run", "--stats-json", "/proc/nope/s.json"], "/proc/nope/s.json", "No such file or directory"),
+            (["bench", "--json", "/proc/nope/b.json"], "/proc/nope/b.json", "No such file or directory"),
+            (["bench", "--plot", "/proc/nope/b.png"], "/proc/nope/b.png", "No such file or directory"),
+            (["run", "--shaders", "/proc/nope"], "/proc/nope", "No such file or directory"),
+        ]
+        for (arguments, path, reason) in cases {
+            // Files are checked before glout looks for a compositor.
+            let finished = try Child(Paths.glout, arguments, environment: ["WAYLAND_DISPLAY": "wayland-none"]).wait(timeout: 5)
+            XCTAssertEqual(finished.status, 1, "\(arguments): \(finished.stderr)")
+            XCTAssertTrue(finished.stderr.contains(path) && finished.stderr.contains(reason), "\(arguments): \(finished.stderr)")
+        }
+    }
+
     func test_badUsageIsStatus2AndVersionAndHelpWork() throws {
         let bad = try Child(Paths.glout, ["run", "--layout", "sideways"]).wait(timeout: 5)
         XCTAssertEqual(bad.status, 2)

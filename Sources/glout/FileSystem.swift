@@ -1,0 +1,58 @@
+import Glibc
+
+/// Folders glout makes or reads for the user, with the system's own reason (strerror)
+/// when that fails, so that the message names the path and why.
+enum FileSystem {
+    /// Makes `path` and any missing parent folders (mkdir -p).
+    static func makeFolder(_ path: String, for option: String) throws {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component + "/"
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw GloutError("\(option) \(path): cannot create the folder \(prefix) (\(reason()))")
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw GloutError("\(option) \(path): not a folder")
+        }
+    }
+
+    /// The names in folder `path` (readdir), without "." and "..".
+    static func list(_ path: String, for option: String) throws -> [String] {
+        guard let folder = opendir(path) else {
+            throw GloutError("\(option) \(path): cannot read the folder (\(reason()))")
+        }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The whole of file `path` as UTF-8 text.
+    static func readText(_ path: String, for option: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw GloutError("\(option) \(path): cannot read the file (\(reason()))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw GloutError("\(option) \(path): cannot read the file (\(reason()))")
+            }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text of errno.
+    static func reason() -> String { String(cString: strerror(errno)) }
+}
