@@ -15,6 +15,10 @@ public final class Connection: @unchecked Sendable {
     let log: Log
     /// Wakes the thread dispatching the main queue (an eventfd).
     private let wakeFD: Int32
+    /// The thread that made the connection: it dispatches the main queue.
+    private let mainThread = pthread_self()
+    /// Work other threads handed to the main thread (see ``onMainThread(_:)``).
+    private let mainThreadWork = Locked<[() -> Void]>([])
 
     /// Connects with wl_display_connect: to `name`, else $WAYLAND_DISPLAY, else wayland-0.
     public init(name: String? = nil, log: Log = .standardError(prefix: "")) throws {
@@ -85,6 +89,22 @@ public final class Connection: @unchecked Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
+    /// Whether the caller is the thread that made the connection and dispatches its main queue.
+    public var isMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
+
+    /// Runs `work` on the main thread: now when called there, else at the next dispatch.
+    func onMainThread(_ work: @escaping () -> Void) {
+        if isMainThread { return work() }
+        mainThreadWork.withLock { $0.append(work) }
+        wakeMainQueue()
+    }
+
+    /// Runs what other threads handed to the main thread.
+    private func runMainThreadWork() {
+        let work = mainThreadWork.withLock { work in defer { work.removeAll() }; return work }
+        for item in work { item() }
+    }
+
     /// The display's default queue, dispatched by the thread that owns the connection.
     public private(set) lazy var mainQueue = EventQueue(connection: self, queue: nil, wakeFD: wakeFD)
 
@@ -101,6 +121,8 @@ public final class Connection: @unchecked Sendable {
     /// context switches in 10 s on one 60 Hz output).
     @discardableResult
     public func dispatch(timeout: Double?, watching: [Int32] = []) throws -> [Int32] {
+        runMainThreadWork()
+        defer { runMainThreadWork() }
         guard readers.load(ordering: .acquiring) > 0 else {
             return try mainQueue.dispatch(timeout: timeout, watching: watching)
         }

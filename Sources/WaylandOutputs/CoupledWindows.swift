@@ -18,7 +18,7 @@ public final class CoupledWindows: @unchecked Sendable {
     private let graphics: Graphics
     private let queue: EventQueue
     private let outputs: [Output]
-    private let wlOutputs: [OpaquePointer]
+    private let leases: [OutputLease]
     private let compositor: OpaquePointer
     private let wmBase: OpaquePointer
     private let appID: String
@@ -29,8 +29,8 @@ public final class CoupledWindows: @unchecked Sendable {
                 makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
         try screens.requireWindowing()
         self.outputs = outputs
-        wlOutputs = try outputs.map { output in
-            guard let proxy = screens.wlOutput(for: output.id) else {
+        leases = try outputs.map { output in
+            guard let proxy = screens.lease(output.id) else {
                 throw WaylandError.missingGlobal(interface: "wl_output \(output.name)", required: 2, offered: nil)
             }
             return proxy
@@ -73,6 +73,7 @@ public final class CoupledWindows: @unchecked Sendable {
         queue.wake()
         thread?.join()
         thread = nil
+        for lease in leases { lease.end() }
     }
 
     private struct Window {
@@ -102,8 +103,8 @@ public final class CoupledWindows: @unchecked Sendable {
                 windows[index].surface.destroy()
             }
         }
-        for (output, wlOutput) in zip(outputs, wlOutputs) {
-            let surface = OutputSurface(queue: queue, compositor: compositor, wmBase: wmBase, output: wlOutput,
+        for (output, lease) in zip(outputs, leases) {
+            let surface = OutputSurface(queue: queue, compositor: compositor, wmBase: wmBase, output: lease.output,
                                         appID: appID, title: "\(appID) — \(output.name) (coupled)")
             connection.flush()
             while !surface.hasPendingConfigure {

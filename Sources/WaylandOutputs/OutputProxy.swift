@@ -10,6 +10,9 @@ final class OutputProxy: ProxyOwner {
     private(set) var state: OutputState
     /// Called with each new complete description.
     var published: ((Output) -> Void)?
+    /// Windows holding this proxy (``OutputLease``), and whether its global is gone.
+    var leases = 0
+    var isRemoved = false
 
     init(id: UInt32, output: OpaquePointer, version: UInt32) {
         self.id = id

@@ -98,7 +98,8 @@ public final class OutputWindow: @unchecked Sendable {
     private let names: ProxyNames
     private let surfaces: SurfaceDirectory
     // Proxies owned by the main thread, used read-only here as factories and arguments.
-    private let wlOutput: OpaquePointer
+    private let lease: OutputLease
+    private var wlOutput: OpaquePointer { lease.output }
     private let compositor: OpaquePointer
     private let wmBase: OpaquePointer
     private let presentation: OpaquePointer?
@@ -112,7 +113,7 @@ public final class OutputWindow: @unchecked Sendable {
     public init(output: Output, screens: Screens, graphics: Graphics, options: Options = Options(),
                 makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
         try screens.requireWindowing()
-        guard let wlOutput = screens.wlOutput(for: output.id) else {
+        guard let lease = screens.lease(output.id) else {
             throw WaylandError.missingGlobal(interface: "wl_output \(output.name)", required: 2, offered: nil)
         }
         outputID = output.id
@@ -124,7 +125,7 @@ public final class OutputWindow: @unchecked Sendable {
         log = screens.connection.log
         names = screens.proxyNames
         surfaces = screens.surfaces
-        self.wlOutput = wlOutput
+        self.lease = lease
         compositor = screens.registry.compositor!
         wmBase = screens.registry.wmBase!
         presentation = options.presentationFeedback ? screens.registry.presentation : nil
@@ -189,6 +190,8 @@ public final class OutputWindow: @unchecked Sendable {
         queue.wake()
         thread?.join()
         thread = nil
+        // No thread of this window touches the wl_output any more.
+        lease.end()
     }
 
     private var stopRequested: Bool { shared.withLock { $0.stop } }

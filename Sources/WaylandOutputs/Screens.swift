@@ -14,6 +14,8 @@ public final class Screens {
     public let connection: Connection
     let registry: Registry
     private var proxies: [UInt32: OutputProxy] = [:]
+    /// Outputs whose global is gone while a window still holds their proxy.
+    private var retired: [ObjectIdentifier: OutputProxy] = [:]
     private var list = ScreenList()
     /// wl_output proxy to output name, readable from render threads.
     let proxyNames = ProxyNames()
@@ -53,7 +55,8 @@ public final class Screens {
     deinit {
         management = nil
         for seat in seats.values { seat.destroy(report: false) }
-        for proxy in proxies.values { proxy.destroy() }
+        // Every lease holds this object, so no window uses these proxies any more.
+        for proxy in Array(proxies.values) + Array(retired.values) { proxy.destroy() }
     }
 
     private func addSeat(_ global: Registry.Global) {
@@ -112,7 +115,29 @@ public final class Screens {
     /// When the compositor announced the output's wl_output global (MonotonicClock ns).
     public func announcementTime(of id: UInt32) -> UInt64? { registry.globals[id]?.announced }
 
-    func wlOutput(for id: UInt32) -> OpaquePointer? { proxies[id]?.output }
+    /// A hold on the wl_output of output `id` for a window, nil if it is not connected.
+    func lease(_ id: UInt32) -> OutputLease? {
+        guard let proxy = proxies[id] else { return nil }
+        proxy.leases += 1
+        return OutputLease(proxy: proxy, screens: self)
+    }
+
+    /// Outputs that have disconnected but whose wl_output a window still holds.
+    var outputsHeldAfterDisconnect: Int { retired.count }
+
+    /// A lease ended (on the main thread): the proxy goes if its global went and no other
+    /// window holds it.
+    func endLease(on proxy: OutputProxy) {
+        proxy.leases -= 1
+        guard proxy.isRemoved, proxy.leases == 0 else { return }
+        retired[ObjectIdentifier(proxy)] = nil
+        release(proxy)
+    }
+
+    private func release(_ proxy: OutputProxy) {
+        proxyNames[proxy.output] = nil
+        proxy.destroy()
+    }
 
     /// For tests of error handling only: sends a request the compositor must answer
     /// with a protocol error (an xdg_positioner of size 0x0).
@@ -148,11 +173,16 @@ public final class Screens {
 
     private func removeOutput(id: UInt32) {
         guard let proxy = proxies.removeValue(forKey: id) else { return }
-        // Tell the application first, so its windows go before the output's proxies.
+        // Tell the application first, so its windows go before the output's proxies; a
+        // window it closes later keeps the wl_output alive until then.
         if let event = list.remove(id: id) {
             onEvent?(event)
         }
-        proxyNames[proxy.output] = nil
-        proxy.destroy()
+        proxy.isRemoved = true
+        if proxy.leases == 0 {
+            release(proxy)
+        } else {
+            retired[ObjectIdentifier(proxy)] = proxy
+        }
     }
 }

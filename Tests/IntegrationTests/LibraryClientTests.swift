@@ -1,6 +1,6 @@
 import CGLES
 import Foundation
-import WaylandOutputs
+@testable import WaylandOutputs
 import XCTest
 
 /// WaylandOutputs used alone, as README.md shows, by a client that is not glout.
@@ -45,6 +45,60 @@ final class LibraryClientTests: IntegrationTestCase {
         try connection.roundtrip()
         XCTAssertTrue(try sway.views().filter { $0.appID == "glout" }.isEmpty, "closed windows stay on screen")
         XCTAssertNil(windows[0].failure)
+    }
+}
+
+/// A window its client closes late, after its output disconnected and outside the event
+/// callback: the output's wl_output lives until then, so its render thread can still use
+/// it (here: a new surface asks to be fullscreen on it). Run under AddressSanitizer by
+/// scripts/sanitize address.
+final class LateCloseTests: IntegrationTestCase {
+    func test_aWindowClosedSecondsAfterItsOutputLeftIsSafe() throws {
+        let parent = try Compositor.sway(["1600x600@60"])
+        let child = try Compositor.nested(inside: parent, outputs: 2)
+        let socket = child.folder + "/" + child.environment["WAYLAND_DISPLAY"]!
+        let connection = try Connection(name: socket, log: Log { _, _ in })
+        let screens = Screens(connection: connection)
+        var disconnected: [String] = []
+        screens.onEvent = { event in
+            if case .disconnected(let output) = event { disconnected.append(output.name) }
+        }
+        try screens.start()
+        let graphics = try Graphics(connection: connection)
+        var windows: [String: OutputWindow] = [:]
+        for output in screens.outputs {
+            windows[output.name] = try OutputWindow(output: output, screens: screens, graphics: graphics) { _ in
+                LibraryClientTests.Solid((0, 0.5, 0))
+            }
+        }
+        func dispatch(until deadline: Double, _ done: () -> Bool) throws {
+            let end = Date().addingTimeInterval(deadline)
+            while !done() && Date() < end { try connection.dispatch(timeout: 0.05) }
+        }
+        try dispatch(until: 20) { windows.values.allSatisfy { $0.statistics.frames > 0 } }
+        XCTAssertTrue(windows.values.allSatisfy { $0.statistics.frames > 0 }, "both windows draw")
+
+        try HotplugTests.unplug("WL-2", parent: parent)
+        try dispatch(until: 20) { disconnected == ["WL-2"] }
+        XCTAssertEqual(disconnected, ["WL-2"])
+        XCTAssertEqual(screens.outputsHeldAfterDisconnect, 1, "the window still holds WL-2's wl_output")
+        // The window is not closed; its thread makes a new surface, fullscreen on the gone output.
+        let late = try XCTUnwrap(windows["WL-2"])
+        late.recreateSurface()
+        try dispatch(until: 20) { late.statistics.surfaces >= 2 }
+        XCTAssertGreaterThanOrEqual(late.statistics.surfaces, 2, "no new surface")
+        try dispatch(until: 1) { false }
+        late.close()
+        try connection.roundtrip()
+        XCTAssertEqual(screens.outputsHeldAfterDisconnect, 0, "the wl_output is released with the window")
+        XCTAssertNil(late.failure.map { "\($0)" })
+        XCTAssertNoThrow(try connection.check())
+        // The other output never noticed.
+        let drawn = windows["WL-1"]!.statistics.frames
+        try dispatch(until: 20) { windows["WL-1"]!.statistics.frames > drawn + 10 }
+        XCTAssertGreaterThan(windows["WL-1"]!.statistics.frames, drawn + 10)
+        windows["WL-1"]!.close()
+        XCTAssertNil(windows["WL-1"]!.failure.map { "\($0)" })
     }
 }
 
