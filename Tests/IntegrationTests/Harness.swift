@@ -180,7 +180,18 @@ final class Compositor {
     /// outputs WL-1... that are windows titled "wlroots - WL-N" in the parent: closing
     /// one there unplugs that output.
     static func nested(inside parent: Compositor, outputs: Int = 2) throws -> Compositor {
-        try Compositor(["nested", "--parent", parent.folder, "--outputs", "\(outputs)"])
+        let child = try Compositor(["nested", "--parent", parent.folder, "--outputs", "\(outputs)"])
+        child.parent = parent
+        return child
+    }
+
+    /// Sends a nested sway an event from its parent: focus to the parent container and
+    /// back. Errors are ignored (there may be nothing to focus).
+    func nudge() {
+        guard let socket = environment["SWAYSOCK"] else { return }
+        for command in ["focus parent", "focus child"] {
+            _ = try? SwayIPC(socketPath: socket, timeout: 5).send(.runCommand, command)
+        }
     }
 
     /// Headless weston with one output.
@@ -218,8 +229,25 @@ final class Compositor {
         return finished
     }
 
+    /// The headless sway a nested one runs in.
+    private(set) weak var parent: Compositor?
+
     /// What `swaymsg ARGUMENTS` does, through `SwayIPC` (swaymsg gives up after 3 s):
     /// `-t get_outputs` and `-t get_tree` ask, anything else is a command.
+    ///
+    /// A nested sway 1.7 (wlroots 0.15.1's Wayland backend) can stop answering after
+    /// `create_output`: the command runs, but the reply is only queued. Found with strace
+    /// and gdb (closing note of issue 9): `create_output` makes a roundtrip with the parent
+    /// that reads everything waiting on the parent's socket; when that socket had been
+    /// reported readable in the same epoll batch, the backend's handler then runs
+    /// wl_display_dispatch, which polls the now empty socket without a timeout (stack:
+    /// poll, wl_display_dispatch_queue, libwlroots, wl_event_loop_dispatch,
+    /// wl_display_run). Nothing comes if the parent has nothing to send, and sway never
+    /// returns to its loop to write the reply. It happened in about one suite run in two
+    /// on a loaded two-core machine, and every time when the nested sway was slowed down
+    /// under strace. Any event from the parent frees it: so when a nested sway's reply is
+    /// a second late, the parent moves keyboard focus up and back (xdg_toplevel.configure
+    /// to the nested windows), which changes nothing else.
     func swaymsg(_ arguments: String...) throws -> String {
         try swaymsg(arguments)
     }
@@ -228,6 +256,7 @@ final class Compositor {
         guard let socket = environment["SWAYSOCK"] else { throw HarnessError("this compositor has no sway IPC socket") }
         var ipc = SwayIPC(socketPath: socket)
         ipc.whenLate = { Diagnostics.shared.backtraces() }
+        if let parent { ipc.whenSlow = { parent.nudge() } }
         switch arguments {
         case ["-t", "get_outputs"]: return try ipc.send(.getOutputs)
         case ["-t", "get_tree"]: return try ipc.send(.getTree)

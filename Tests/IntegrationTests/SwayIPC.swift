@@ -72,20 +72,27 @@ struct SwayIPC {
     /// How long a reply may take before the state of the processes is captured and
     /// printed (the wait then goes on, up to `timeout`).
     var lateAfter: Double = 5
+    /// Called each second a reply is late, to get a stuck sway going (see
+    /// ``Compositor/swaymsg(_:)``); nil for none.
+    var whenSlow: (() -> Void)?
 
     private func read(_ fd: Int32, count: Int, for message: Message) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
-        var late = false
-        setReceiveTimeout(fd, lateAfter)
+        var waited = 0.0
+        var reported = false
+        setReceiveTimeout(fd, 1)
         while filled < count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !late {
-                late = true
-                print("sway IPC: no reply to \(message) after \(lateAfter) s; where the processes are:\n"
-                      + (whenLate?() ?? ""))
-                setReceiveTimeout(fd, max(1, timeout - lateAfter))
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && waited + 1 < timeout {
+                waited += 1
+                whenSlow?()
+                if waited >= lateAfter && !reported {
+                    reported = true
+                    print("sway IPC: no reply to \(message) after \(waited) s; where the processes are:\n"
+                          + (whenLate?() ?? ""))
+                }
                 continue
             }
             guard n > 0 else {
@@ -94,7 +101,7 @@ struct SwayIPC {
             }
             filled += n
         }
-        if late { print("sway IPC: the reply to \(message) came after all") }
+        if reported { print("sway IPC: the reply to \(message) came after \(waited) s") }
         return bytes
     }
 
