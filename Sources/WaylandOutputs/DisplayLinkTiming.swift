@@ -18,27 +18,27 @@ public struct DisplayLinkSettings: Sendable, Equatable {
 /// The pacing decisions of one display link, without any proxy: when to draw, what
 /// to tell the renderer, when to give up waiting for a callback. Times are
 /// MonotonicClock nanoseconds.
-public struct DisplayLinkTiming: Sendable {
+struct DisplayLinkTiming: Sendable {
     /// What the render loop should do now.
-    public enum Action: Sendable, Equatable {
+    enum Action: Sendable, Equatable {
         case draw
         /// Nothing to do before `until` (nil: until an event or a wake-up).
         case wait(until: UInt64?)
     }
 
-    public var settings = DisplayLinkSettings()
+    var settings = DisplayLinkSettings()
     /// The current mode's refresh period, if the output reports a refresh.
-    public var modePeriod: UInt64?
+    var modePeriod: UInt64?
     /// The refresh period presentation feedback reported, if any.
-    public private(set) var presentedPeriod: UInt64?
+    private(set) var presentedPeriod: UInt64?
     /// Frames started so far.
-    public private(set) var frameCount: UInt64 = 0
+    private(set) var frameCount: UInt64 = 0
     /// Frame callbacks received so far.
-    public private(set) var callbacks: UInt64 = 0
+    private(set) var callbacks: UInt64 = 0
     /// Whether the link gave up waiting for a callback (the compositor stopped showing
     /// the surface) and how often that happened.
-    public private(set) var isSuspended = false
-    public private(set) var suspensions: UInt64 = 0
+    private(set) var isSuspended = false
+    private(set) var suspensions: UInt64 = 0
 
     private var callbackPending = false
     private var requestedAt: UInt64 = 0
@@ -48,13 +48,13 @@ public struct DisplayLinkTiming: Sendable {
     /// The last callback intervals, for a measured period when nothing else says.
     private var recentIntervals: [UInt64] = []
 
-    public init(modePeriod: UInt64?) {
+    init(modePeriod: UInt64?) {
         self.modePeriod = modePeriod
     }
 
     /// The refresh period: from presentation feedback, else the current mode, else
     /// measured from the callbacks (median of the last 16), else 60 Hz.
-    public var duration: UInt64 {
+    var duration: UInt64 {
         if let presentedPeriod, presentedPeriod > 0 { return presentedPeriod }
         if let modePeriod, modePeriod > 0 { return modePeriod }
         if recentIntervals.count >= 4 { return recentIntervals.sorted()[recentIntervals.count / 2] }
@@ -62,7 +62,7 @@ public struct DisplayLinkTiming: Sendable {
     }
 
     /// The frame interval in effect: from `preferredFramesPerSecond` when set.
-    public var effectiveInterval: Int {
+    var effectiveInterval: Int {
         guard let preferred = settings.preferredFramesPerSecond, preferred > 0 else { return settings.frameInterval }
         let refresh = 1e9 / Double(duration)
         return max(1, Int((refresh / preferred).rounded()))
@@ -70,15 +70,15 @@ public struct DisplayLinkTiming: Sendable {
 
     /// How long the link waits for a callback before it calls itself suspended:
     /// 8 intervals, at least a quarter of a second.
-    public var stallTimeout: UInt64 {
+    var stallTimeout: UInt64 {
         max(250_000_000, 8 * duration * UInt64(effectiveInterval))
     }
 
     /// Asks for a frame without waiting for a callback (first frame, new size).
-    public mutating func requestRedraw() { redrawRequested = true }
+    mutating func requestRedraw() { redrawRequested = true }
 
     /// What to do at `now`.
-    public mutating func next(now: UInt64) -> Action {
+    mutating func next(now: UInt64) -> Action {
         if settings.isPaused { return .wait(until: nil) }
         if redrawRequested { return .draw }
         if callbackPending {
@@ -98,7 +98,7 @@ public struct DisplayLinkTiming: Sendable {
     }
 
     /// Starts a frame at `now` (the caller then requests the callback and commits).
-    public mutating func startFrame(now: UInt64) -> DisplayLinkFrame {
+    mutating func startFrame(now: UInt64) -> DisplayLinkFrame {
         let timestamp = redrawRequested ? now : (lastCallback ?? now)
         let frame = DisplayLinkFrame(index: frameCount, timestamp: timestamp,
                                      targetTimestamp: timestamp + UInt64(effectiveInterval) * duration,
@@ -113,7 +113,7 @@ public struct DisplayLinkTiming: Sendable {
     /// The frame callback arrived at `now` with the compositor's millisecond `time`.
     /// Returns true when this ends a suspension.
     @discardableResult
-    public mutating func callbackArrived(now: UInt64, time: UInt32) -> Bool {
+    mutating func callbackArrived(now: UInt64, time: UInt32) -> Bool {
         if let last = lastCallback, now > last {
             recentIntervals.append(now - last)
             if recentIntervals.count > 16 { recentIntervals.removeFirst() }
@@ -128,13 +128,13 @@ public struct DisplayLinkTiming: Sendable {
     }
 
     /// Presentation feedback reported this refresh period.
-    public mutating func presented(refresh: UInt64) {
+    mutating func presented(refresh: UInt64) {
         if refresh > 0 { presentedPeriod = refresh }
     }
 
     /// The arrival and compositor time of the callback that started the next frame, if
     /// the next frame follows a callback.
-    public var pendingCallback: (arrival: UInt64, time: UInt32)? {
+    var pendingCallback: (arrival: UInt64, time: UInt32)? {
         guard !redrawRequested, let lastCallback, let lastCallbackTime else { return nil }
         return (lastCallback, lastCallbackTime)
     }

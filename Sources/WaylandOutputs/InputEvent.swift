@@ -12,13 +12,24 @@ public enum InputEvent: Sendable, Equatable {
     case touches([TouchPoint])
 }
 
+/// One finger on a touch surface.
+public struct TouchPoint: Sendable, Equatable {
+    /// wl_touch's id: unique among the touches down at the same time.
+    public var id: Int32
+    /// The output whose surface the touch went down on; it stays there.
+    public var outputID: UInt32
+    /// Position in that surface's logical points.
+    public var x: Double
+    public var y: Double
+}
+
 /// Which output each window's wl_surface belongs to, so input on a surface can be tied
 /// to its output. Written by render threads (as surfaces come and go), read by the main
 /// thread as events arrive.
-public final class SurfaceDirectory: Sendable {
+final class SurfaceDirectory: Sendable {
     private let outputs = ProxyMap<UInt32>()
 
-    public init() {}
+    init() {}
 
     func register(_ surface: OpaquePointer, outputID: UInt32) { outputs[surface] = outputID }
 

@@ -21,15 +21,15 @@ public enum OutputManagementError: Error, Equatable, CustomStringConvertible {
 /// What a new wlr-output-management configuration does with each head. Pure, so the
 /// rules are unit-tested: every head the compositor describes keeps its state except
 /// the target, and nothing is sent when the description cannot be trusted.
-public enum ConfigurationPlan {
+enum ConfigurationPlan {
     /// A head as the compositor described it.
-    public struct Head: Sendable, Equatable {
-        public var name: String
-        public var enabled: Bool
-        public var modes: [OutputMode]
-        public var currentMode: OutputMode?
+    struct Head: Sendable, Equatable {
+        var name: String
+        var enabled: Bool
+        var modes: [OutputMode]
+        var currentMode: OutputMode?
 
-        public init(name: String, enabled: Bool, modes: [OutputMode], currentMode: OutputMode?) {
+        init(name: String, enabled: Bool, modes: [OutputMode], currentMode: OutputMode?) {
             self.name = name
             self.enabled = enabled
             self.modes = modes
@@ -37,7 +37,7 @@ public enum ConfigurationPlan {
         }
     }
 
-    public enum Action: Sendable, Equatable {
+    enum Action: Sendable, Equatable {
         /// Keep the head on, as it is.
         case keep(String)
         /// Keep the head off.
@@ -53,7 +53,7 @@ public enum ConfigurationPlan {
     /// mode, means the description is wrong (sway 1.7 describes outputs that use custom
     /// modes, headless and nested ones among them, that way), and a configuration built
     /// on it would turn live outputs off; so nothing is planned.
-    public static func switching(_ target: String, to mode: OutputMode, heads: [Head],
+    static func switching(_ target: String, to mode: OutputMode, heads: [Head],
                                  connected: Set<String>) throws -> [Action] {
         guard heads.contains(where: { $0.name == target }) else { throw OutputManagementError.unknownHead(target) }
         for head in heads where connected.contains(head.name) && (!head.enabled || head.currentMode == nil) {

@@ -1,6 +1,6 @@
 /// An event about one output, as wl_output and zxdg_output_v1 deliver them. Recorded
 /// sequences of these drive ``OutputState`` in tests exactly as the compositor does.
-public enum OutputEvent: Sendable, Equatable {
+enum OutputEvent: Sendable, Equatable {
     case geometry(physicalWidth: Int32, physicalHeight: Int32, subpixel: Int32,
                   make: String, model: String, transform: Int32)
     case mode(flags: UInt32, width: Int32, height: Int32, refresh: Int32)
@@ -19,12 +19,12 @@ public enum OutputEvent: Sendable, Equatable {
 
 /// Accumulates one output's events and publishes a complete ``Output`` on `done`,
 /// the way smithay-client-toolkit does: nothing half-changed is ever published.
-public struct OutputState: Sendable {
-    public let id: UInt32
+struct OutputState: Sendable {
+    let id: UInt32
     /// The bound zxdg_output_v1 version, nil while the output has no xdg-output.
-    public private(set) var xdgVersion: UInt32?
+    private(set) var xdgVersion: UInt32?
     /// The last published description; nil until the first complete `done`.
-    public private(set) var published: Output?
+    private(set) var published: Output?
 
     /// What xdg-output says; each field stays nil until the compositor sends it.
     private struct XdgFields: Sendable {
@@ -46,20 +46,20 @@ public struct OutputState: Sendable {
     private var pendingXdg = XdgFields()
     private var committedXdg = XdgFields()
 
-    public init(id: UInt32) {
+    init(id: UInt32) {
         self.id = id
         pending = Output(id: id, name: "")
     }
 
     /// Declares that an xdg-output exists for this output: its logical geometry must
     /// arrive before the first publication.
-    public mutating func expectXdgOutput(version: UInt32) {
+    mutating func expectXdgOutput(version: UInt32) {
         xdgVersion = version
     }
 
     /// Applies one event. Returns the new description when this event completes a
     /// change (it differs from the last one published), else nil.
-    public mutating func apply(_ event: OutputEvent) -> Output? {
+    mutating func apply(_ event: OutputEvent) -> Output? {
         switch event {
         case let .geometry(pw, ph, subpixel, make, model, transform):
             pending.physicalWidthMillimetres = pw

@@ -34,7 +34,7 @@ public final class Screens {
         }
     }
     /// Windows register their surfaces here so input can be tied to outputs.
-    public let surfaces = SurfaceDirectory()
+    let surfaces = SurfaceDirectory()
     private var seats: [UInt32: Seat] = [:]
 
     public init(connection: Connection, preferredPrimary: String? = nil) {
@@ -141,7 +141,7 @@ public final class Screens {
 
     /// For tests of error handling only: sends a request the compositor must answer
     /// with a protocol error (an xdg_positioner of size 0x0).
-    public func sendInvalidRequestForTesting() {
+    func sendInvalidRequestForTesting() {
         registry.sendInvalidRequestForTesting()
     }
 

@@ -1,14 +1,3 @@
-/// One finger on a touch surface.
-public struct TouchPoint: Sendable, Equatable {
-    /// wl_touch's id: unique among the touches down at the same time.
-    public var id: Int32
-    /// The output whose surface the touch went down on; it stays there.
-    public var outputID: UInt32
-    /// Position in that surface's logical points.
-    public var x: Double
-    public var y: Double
-}
-
 /// Touches tracked by id through down, motion, up, cancel and frame, as wl_touch
 /// delivers them. Pure, so recorded sequences are unit-tested.
 ///
@@ -16,28 +5,28 @@ public struct TouchPoint: Sendable, Equatable {
 /// move in one frame). A touch belongs to the output it went down on for its whole
 /// life. An `up` or `motion` for an id that is not down is ignored; `cancel` drops every
 /// touch (the compositor took the sequence over).
-public struct TouchTracker: Sendable {
+struct TouchTracker: Sendable {
     /// Touches down, as of the last frame.
-    public private(set) var points: [TouchPoint] = []
+    private(set) var points: [TouchPoint] = []
     private var pending: [TouchPoint] = []
     private var changed = false
 
-    public init() {}
+    init() {}
 
-    public mutating func down(id: Int32, outputID: UInt32, x: Double, y: Double) {
+    mutating func down(id: Int32, outputID: UInt32, x: Double, y: Double) {
         pending.removeAll { $0.id == id }
         pending.append(TouchPoint(id: id, outputID: outputID, x: x, y: y))
         changed = true
     }
 
-    public mutating func motion(id: Int32, x: Double, y: Double) {
+    mutating func motion(id: Int32, x: Double, y: Double) {
         guard let i = pending.firstIndex(where: { $0.id == id }) else { return }
         pending[i].x = x
         pending[i].y = y
         changed = true
     }
 
-    public mutating func up(id: Int32) {
+    mutating func up(id: Int32) {
         let before = pending.count
         pending.removeAll { $0.id == id }
         changed = changed || pending.count != before
@@ -45,7 +34,7 @@ public struct TouchTracker: Sendable {
 
     /// Publishes the changes since the last frame; returns the touches now down, or nil
     /// when nothing changed.
-    public mutating func frame() -> [TouchPoint]? {
+    mutating func frame() -> [TouchPoint]? {
         guard changed else { return nil }
         changed = false
         points = pending
@@ -53,7 +42,7 @@ public struct TouchTracker: Sendable {
     }
 
     /// Drops every touch (wl_touch.cancel) and returns the now empty set.
-    public mutating func cancel() -> [TouchPoint] {
+    mutating func cancel() -> [TouchPoint] {
         pending.removeAll()
         points.removeAll()
         changed = false
