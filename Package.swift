@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs"]),
         .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
         // Runs the built glout, and the library on its own, against real compositors.
-        .testTarget(name: "IntegrationTests", dependencies: ["glout", "WaylandOutputs", "CGLES", "CWayland"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["glout", "WaylandOutputs", "CGLES", "CWayland", "CXKBCommon"]),
     ],
     swiftLanguageModes: [.v6]
 )

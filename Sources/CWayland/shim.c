@@ -11,3 +11,4 @@ const struct wl_interface *cw_wp_viewporter_interface(void) { return &wp_viewpor
 const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void) { return &zwlr_output_manager_v1_interface; }
 const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
+const struct wl_interface *cw_zwp_virtual_keyboard_manager_v1_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }

@@ -62,7 +62,7 @@ public final class Screens {
     private func addSeat(_ global: Registry.Global) {
         guard seats[global.name] == nil else { return }
         let (proxy, bound) = registry.bind(global, interface: cw_wl_seat_interface())
-        seats[global.name] = Seat(seat: proxy, version: bound, directory: surfaces) { [unowned self] event in
+        seats[global.name] = Seat(seat: proxy, version: bound, directory: surfaces, log: connection.log) { [unowned self] event in
             onInput?(event)
         }
     }

@@ -8,6 +8,7 @@ final class Seat: ProxyOwner {
     private let version: UInt32
     private let directory: SurfaceDirectory
     private let emit: (InputEvent) -> Void
+    private let log: Log
     private var keyboard: OpaquePointer?
     private var pointer: OpaquePointer?
     private var touch: OpaquePointer?
@@ -16,8 +17,10 @@ final class Seat: ProxyOwner {
     private var pointerFocus: UInt32?
     private var touches = TouchTracker()
 
-    init(seat: OpaquePointer, version: UInt32, directory: SurfaceDirectory, emit: @escaping (InputEvent) -> Void) {
+    init(seat: OpaquePointer, version: UInt32, directory: SurfaceDirectory, log: Log,
+         emit: @escaping (InputEvent) -> Void) {
         self.seat = seat
+        self.log = log
         self.version = version
         self.directory = directory
         self.emit = emit
@@ -75,6 +78,7 @@ final class Seat: ProxyOwner {
                 return
             }
             seat.keyboardState = KeyboardState.fromDescriptor(fd, size: size)
+            seat.log.debug("keyboard: keymap of \(size) bytes " + (seat.keyboardState == nil ? "refused" : "ready"))
         },
         enter: { data, _, _, surface, _ in
             let seat = owner(data, as: Seat.self)

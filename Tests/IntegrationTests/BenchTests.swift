@@ -6,7 +6,7 @@ final class BenchTests: SharedSwayTestCase {
     /// Runs bench and returns its JSON report.
     func bench(_ arguments: [String], on compositor: Compositor? = nil) throws -> [String: Any] {
         let json = folder.appendingPathComponent("bench-\(UUID().uuidString).json").path
-        let finished = try (compositor ?? sway).glout(["bench", "--json", json] + arguments).wait(timeout: 90)
+        let finished = try (compositor ?? sway).glout(["bench", "--json", json] + arguments).wait(timeout: 60 + Timing.patience)
         XCTAssertEqual(finished.status, 0, finished.stderr)
         XCTAssertTrue(finished.stdout.contains("glout bench:"), "no table: \(finished.stdout)")
         return try readJSON(json)

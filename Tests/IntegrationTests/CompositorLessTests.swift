@@ -9,7 +9,7 @@ final class CompositorLessTests: IntegrationTestCase {
         for command in [["run"], ["outputs"], ["--duration", "3"]] {
             let child = try Child(Paths.glout, command,
                                   environment: ["XDG_RUNTIME_DIR": folder.path, "WAYLAND_DISPLAY": "wayland-none"])
-            let finished = child.wait(timeout: 5)
+            let finished = child.wait()
             XCTAssertEqual(finished.status, 3, finished.stderr)
             XCTAssertLessThan(finished.seconds, 1.0)
             let lines = finished.stderr.split(separator: "\n")
@@ -30,21 +30,21 @@ final class CompositorLessTests: IntegrationTestCase {
         ]
         for (arguments, path, reason) in cases {
             // Files are checked before glout looks for a compositor.
-            let finished = try Child(Paths.glout, arguments, environment: ["WAYLAND_DISPLAY": "wayland-none"]).wait(timeout: 5)
+            let finished = try Child(Paths.glout, arguments, environment: ["WAYLAND_DISPLAY": "wayland-none"]).wait()
             XCTAssertEqual(finished.status, 1, "\(arguments): \(finished.stderr)")
             XCTAssertTrue(finished.stderr.contains(path) && finished.stderr.contains(reason), "\(arguments): \(finished.stderr)")
         }
     }
 
     func test_badUsageIsStatus2AndVersionAndHelpWork() throws {
-        let bad = try Child(Paths.glout, ["run", "--layout", "sideways"]).wait(timeout: 5)
+        let bad = try Child(Paths.glout, ["run", "--layout", "sideways"]).wait()
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--layout must be independent or mirror"))
-        let version = try Child(Paths.glout, ["--version"]).wait(timeout: 5)
+        let version = try Child(Paths.glout, ["--version"]).wait()
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.stdout.hasPrefix("glout "))
         for topic in [["--help"], ["run", "--help"], ["outputs", "--help"]] {
-            let help = try Child(Paths.glout, topic).wait(timeout: 5)
+            let help = try Child(Paths.glout, topic).wait()
             XCTAssertEqual(help.status, 0)
             XCTAssertTrue(help.stdout.contains("Usage: glout"), help.stdout)
         }
@@ -59,9 +59,9 @@ final class CompositorLessTests: IntegrationTestCase {
         usleep(2_000_000)
         // weston --debug offers its screenshooter; the client writes a PNG into its cwd.
         let shooter = try Child("/bin/sh", ["-c", "cd '\(folder.path)' && exec weston-screenshooter"],
-                                environment: weston.environment).wait(timeout: 20)
+                                environment: weston.environment).wait()
         XCTAssertEqual(shooter.status, 0, shooter.stderr)
-        let finished = glout.wait(timeout: 10)
+        let finished = glout.wait()
         XCTAssertEqual(finished.status, 0, finished.stderr)
         XCTAssertLessThan(finished.seconds, 8)
         let report = outputsByName(try readJSON(stats))
@@ -70,7 +70,7 @@ final class CompositorLessTests: IntegrationTestCase {
         let png = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".png") }
         let shot = try XCTUnwrap(png, "weston-screenshooter wrote nothing")
         let ppm = folder.appendingPathComponent("shot.ppm").path
-        let convert = try Child("/usr/bin/convert", [folder.appendingPathComponent(shot).path, ppm]).wait(timeout: 20)
+        let convert = try Child("/usr/bin/convert", [folder.appendingPathComponent(shot).path, ppm]).wait()
         XCTAssertEqual(convert.status, 0, convert.stderr)
         let picture = try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
         XCTAssertEqual([picture.width, picture.height], [1024, 768])

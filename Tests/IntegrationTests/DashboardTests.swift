@@ -24,7 +24,7 @@ final class DashboardTests: IntegrationTestCase {
             try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
             let picture = try sway.screenshot("HEADLESS-1")
             glout.signal(SIGTERM)
-            XCTAssertEqual(glout.wait(timeout: 10).status, 0)
+            XCTAssertEqual(glout.wait().status, 0)
             let runs = try JSONDecoder().decode([Run].self, from: Data(contentsOf: runsFile))
             for name in ["HEADLESS-1", "HEADLESS-2", "glout"] {
                 let run = try XCTUnwrap(runs.first { $0.text == name }, "scale \(scale): no run for \(name)")

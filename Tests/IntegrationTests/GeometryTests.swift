@@ -19,7 +19,7 @@ final class GeometryTests: IntegrationTestCase {
         let glout = try sway.glout(["run", "--frozen", "1", "--duration", "60"] + arguments)
         defer {
             glout.signal(SIGTERM)
-            XCTAssertEqual(glout.wait(timeout: 10).status, 0, glout.stderr)
+            XCTAssertEqual(glout.wait().status, 0, glout.stderr)
         }
         try sway.waitForGlout(on: [output])
         return try sway.screenshot(output)
@@ -32,7 +32,7 @@ final class GeometryTests: IntegrationTestCase {
         for scale in [1, 2] {
             let sway = try Compositor.sway(["1280x720@60", "800x600@30"], scale: scale)
             let out = folder.appendingPathComponent("scale\(scale)")
-            let snapshot = try sway.glout(["snapshot", "--out", out.path, "--frozen", "1.5"]).wait(timeout: 30)
+            let snapshot = try sway.glout(["snapshot", "--out", out.path, "--frozen", "1.5"]).wait()
             XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
             let glout = try sway.glout(["run", "--frozen", "1.5", "--duration", "60"])
             try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
@@ -40,14 +40,14 @@ final class GeometryTests: IntegrationTestCase {
                 let screen = try sway.screenshot(name)
                 let png = out.appendingPathComponent("\(name).png").path
                 let ppm = out.appendingPathComponent("\(name).ppm").path
-                XCTAssertEqual(try Child("/usr/bin/convert", [png, "-alpha", "off", ppm]).wait(timeout: 20).status, 0)
+                XCTAssertEqual(try Child("/usr/bin/convert", [png, "-alpha", "off", ppm]).wait().status, 0)
                 let file = try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
                 XCTAssertEqual([file.width, file.height], [screen.width, screen.height], "\(name) at scale \(scale)")
                 XCTAssertEqual(file.width, (name == "HEADLESS-1" ? 1280 : 800), "the output's pixels, not points")
                 XCTAssertTrue(file == screen, "\(name) at scale \(scale): snapshot and screen differ")
             }
             glout.signal(SIGTERM)
-            XCTAssertEqual(glout.wait(timeout: 10).status, 0)
+            XCTAssertEqual(glout.wait().status, 0)
         }
     }
 
@@ -72,7 +72,7 @@ final class GeometryTests: IntegrationTestCase {
         XCTAssertEqual(Double(bandRows(stretch)), Double(bandRows(fit)), accuracy: 3, "stretch keeps the height share")
         XCTAssertLessThan(bandRows(fill), bandRows(stretch) - 20, "fill crops the top")
         // Without --allow-custom a size the output does not list is an error naming its modes.
-        let refused = try sway.glout(["run", "--mode", "HEADLESS-1=640x480", "--duration", "5"]).wait(timeout: 10)
+        let refused = try sway.glout(["run", "--mode", "HEADLESS-1=640x480", "--duration", "5"]).wait()
         XCTAssertEqual(refused.status, 2)
         XCTAssertTrue(refused.stderr.contains("it offers 1280x720@60.000Hz"), refused.stderr)
     }
@@ -103,7 +103,7 @@ final class GeometryTests: IntegrationTestCase {
             for x in [0, 1023] { XCTAssertFalse(columnIsBlack(screen, x), "column \(x) is black") }
             for y in [0, 767] { XCTAssertFalse(rowIsBlack(screen, y), "row \(y) is black") }
             if ending == "SIGTERM" { glout.signal(SIGTERM) }
-            let finished = glout.wait(timeout: 15)
+            let finished = glout.wait()
             XCTAssertEqual(finished.status, 0, finished.stderr)
             XCTAssertTrue(finished.stderr.contains("restored the original mode of HEADLESS-1"), finished.stderr)
             XCTAssertEqual(try currentMode(), "1280x720 px, 60.000000 Hz (current)", "after \(ending)")
@@ -126,7 +126,7 @@ final class GeometryTests: IntegrationTestCase {
         XCTAssertTrue(columnIsBlack(fitted, 100))
         XCTAssertFalse(columnIsBlack(fitted, 640))
         glout.signal(SIGTERM)
-        XCTAssertEqual(glout.wait(timeout: 10).status, 0)
+        XCTAssertEqual(glout.wait().status, 0)
     }
 
     func test_rotatedAndFlippedOutputsShowThePictureUpright() throws {

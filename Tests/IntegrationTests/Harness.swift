@@ -24,6 +24,35 @@ enum Paths {
     }
 }
 
+/// How long the tests wait. A wait ends as soon as its condition holds, so its bound only
+/// has to catch a hang: generous enough for a loaded two-core machine and for a
+/// sanitized build. What glout promises ("a window within a second") is checked
+/// separately, on the measured time, scaled for sanitized builds only.
+enum Timing {
+    /// How many times slower a sanitized build (scripts/sanitize) runs.
+    static let slowdown: Double = switch ProcessInfo.processInfo.environment["GLOUT_SANITIZER"] {
+    case "thread": 10
+    case "address": 3
+    default: 1
+    }
+    /// The bound of a wait for something that normally takes a second or less.
+    static let patience = 30 * slowdown
+    /// A time glout promises, on this build.
+    static func promise(_ seconds: Double) -> Double { seconds * slowdown }
+    /// Whether this is a sanitized build.
+    static var sanitized: Bool { slowdown > 1 }
+}
+
+/// Waits until `condition` holds, checking every 50 ms; throws after `timeout` seconds.
+func waitUntil(_ what: String, within timeout: Double = Timing.patience, _ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return }
+        guard Date() < deadline else { throw HarnessError("not within \(timeout) s: \(what)") }
+        usleep(50_000)
+    }
+}
+
 /// glibc's posix_spawn_file_actions_addchdir_np (2.29), which the Glibc module does not import.
 @_silgen_name("posix_spawn_file_actions_addchdir_np")
 private func spawnChangeDirectory(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>,
@@ -131,7 +160,7 @@ final class Child {
     }
 
     /// Waits for the exit; kills the process and fails the test after `timeout` seconds.
-    func wait(timeout: Double, file: StaticString = #filePath, line: UInt = #line) -> Finished {
+    func wait(timeout: Double = Timing.patience, file: StaticString = #filePath, line: UInt = #line) -> Finished {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning && Date() < deadline { usleep(10_000) }
         if isRunning {
@@ -152,7 +181,7 @@ final class Compositor {
 
     private init(_ arguments: [String]) throws {
         let child = try Child("/bin/bash", [Paths.compositorScript] + arguments)
-        let finished = child.wait(timeout: 30)
+        let finished = child.wait(timeout: Timing.patience)
         guard finished.status == 0 else {
             throw HarnessError("scripts/compositor \(arguments.joined(separator: " ")) failed: \(finished.stderr)")
         }
@@ -221,7 +250,7 @@ final class Compositor {
     }
 
     /// Runs a tool (swaymsg, grim, ...) against this compositor.
-    func tool(_ name: String, _ arguments: [String], timeout: Double = 20) throws -> Finished {
+    func tool(_ name: String, _ arguments: [String], timeout: Double = Timing.patience) throws -> Finished {
         let finished = try Child("/usr/bin/\(name)", arguments, environment: environment).wait(timeout: timeout)
         guard finished.status == 0 else {
             throw HarnessError("\(name) \(arguments.joined(separator: " ")) failed (\(finished.status)): \(finished.stderr)")
@@ -300,12 +329,10 @@ final class Compositor {
     /// Waits until glout shows a fullscreen view on each of `outputs` and has drawn
     /// there; for a `frozen` run, until the pictures have settled (two captures in a row
     /// equal), so they can be compared.
-    func waitForGlout(on outputs: [String], frozen: Bool = true, timeout: Double = 20) throws {
+    func waitForGlout(on outputs: [String], frozen: Bool = true, timeout: Double = Timing.patience) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let shown = Set(try views().filter { $0.appID == "glout" && $0.fullscreen }.map(\.output))
-            if shown.isSuperset(of: outputs) { break }
-            usleep(100_000)
+        try waitUntil("glout fullscreen on \(outputs.joined(separator: ", "))", within: timeout) {
+            Set(try views().filter { $0.appID == "glout" && $0.fullscreen }.map(\.output)).isSuperset(of: outputs)
         }
         for output in outputs {
             var previous = try screenshot(output)

@@ -35,7 +35,7 @@ final class OptionAbuseTests: SharedSwayTestCase {
                     let shown = arguments.map { String(decoding: $0.prefix(30), as: UTF8.self) }.joined(separator: " ")
                     let glout = try Child(Paths.glout, bytes: arguments, environment: sway.environment,
                                           directory: folder.path)
-                    let finished = glout.wait(timeout: 30)
+                    let finished = glout.wait()
                     runs += 1
                     XCTAssertFalse(finished.signaled, "glout \(shown): killed by signal \(finished.status - 128): "
                                    + finished.stderr.suffix(800))

@@ -5,7 +5,7 @@ import XCTest
 /// sway's own view of the windows and grim's captures of each output.
 final class RunOnHeadlessSwayTests: SharedSwayTestCase {
     func test_outputsJSONDescribesBothOutputsExactly() throws {
-        let finished = try sway.glout(["outputs", "--json"]).wait(timeout: 10)
+        let finished = try sway.glout(["outputs", "--json"]).wait()
         XCTAssertEqual(finished.status, 0, finished.stderr)
         let report = try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: Any]
         let outputs = report?["outputs"] as? [[String: Any]] ?? []
@@ -31,9 +31,9 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         for output in outputs {
             XCTAssertNotNil(output["description"] as? String)
         }
-        let named = try sway.glout(["outputs", "--json", "--primary", "HEADLESS-2"]).wait(timeout: 10)
+        let named = try sway.glout(["outputs", "--json", "--primary", "HEADLESS-2"]).wait()
         XCTAssertTrue(named.stdout.contains("\"primary\" : true"))
-        let table = try sway.glout(["outputs"]).wait(timeout: 10)
+        let table = try sway.glout(["outputs"]).wait()
         XCTAssertTrue(table.stdout.contains("* HEADLESS-1"), table.stdout)
         XCTAssertTrue(table.stdout.contains("mode 800x600@30.000Hz (current)"), table.stdout)
     }
@@ -67,7 +67,7 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
             XCTAssertGreaterThan(p.r + p.g + p.b, 120, "content view missing at \(x),\(y): \(p)")
         }
         glout.signal(SIGTERM)
-        let finished = glout.wait(timeout: 5)
+        let finished = glout.wait()
         XCTAssertEqual(finished.status, 0, finished.stderr)
         XCTAssertFalse(finished.signaled)
     }
@@ -81,7 +81,7 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         XCTAssertGreaterThan(a.meanDifference(to: b), 40)
         XCTAssertGreaterThan(b.meanBrightness - a.meanBrightness, 50)
         independent.signal(SIGINT)
-        XCTAssertEqual(independent.wait(timeout: 5).status, 0)
+        XCTAssertEqual(independent.wait().status, 0)
 
         let mirror = try sway.glout(["run", "--layout", "mirror", "--frozen", "1.5", "--duration", "30"])
         try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
@@ -99,14 +99,14 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         let difference = large.meanDifference(to: small)
         XCTAssertLessThan(difference, 3, "mirror pictures differ by \(difference)")
         mirror.signal(SIGTERM)
-        XCTAssertEqual(mirror.wait(timeout: 5).status, 0)
+        XCTAssertEqual(mirror.wait().status, 0)
     }
 
     func test_eachOutputRendersAtItsOwnRate() throws {
         // 10 s of rendering, after up to 2 s of start-up (connection, contexts, shaders,
         // the glyph atlas: slower on a cold machine).
         let stats = folder.appendingPathComponent("stats.json").path
-        let finished = try sway.glout(["run", "--duration", "12", "--stats-json", stats]).wait(timeout: 40)
+        let finished = try sway.glout(["run", "--duration", "12", "--stats-json", stats]).wait(timeout: 12 + Timing.patience)
         XCTAssertEqual(finished.status, 0, finished.stderr)
         let outputs = outputsByName(try readJSON(stats))
         // Headless sway's timer ticks every 16 ms (62.5/s) and 33 ms (30.3/s).
@@ -132,7 +132,7 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
             let glout = try sway.glout(["run", "--stats-json", stats])
             try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
             glout.signal(signal)
-            let finished = glout.wait(timeout: 5)
+            let finished = glout.wait()
             XCTAssertEqual(finished.status, 0, finished.stderr)
             let report = try readJSON(stats)
             XCTAssertEqual(report["ended_by"] as? String, "signal")
@@ -151,12 +151,12 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         let picture = try sway.screenshot("HEADLESS-2")
         XCTAssertLessThan(picture.meanBrightness, 60)
         glout.signal(SIGTERM)
-        XCTAssertEqual(glout.wait(timeout: 5).status, 0)
+        XCTAssertEqual(glout.wait().status, 0)
     }
 
     func test_unknownOutputNamesAreUsageErrorsThatListTheOutputs() throws {
         for arguments in [["--outputs", "HDMI-A-9"], ["--primary", "HDMI-A-9"], ["--outputs", "HEADLESS-1", "--primary", "HEADLESS-2"]] {
-            let finished = try sway.glout(["run", "--duration", "5"] + arguments).wait(timeout: 10)
+            let finished = try sway.glout(["run", "--duration", "5"] + arguments).wait()
             XCTAssertEqual(finished.status, 2, "\(arguments): \(finished.stderr)")
             XCTAssertTrue(finished.stderr.contains("HEADLESS-1"), finished.stderr)
             XCTAssertTrue(finished.stderr.contains("--help"), finished.stderr)
@@ -171,7 +171,7 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         let broken = lines.firstIndex { $0.contains("float t = u_timing.x;") }!
         lines[broken] = "    float t = u_timing.x +;"
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let finished = try sway.glout(["run", "--duration", "5", "--shaders", shaders.path]).wait(timeout: 10)
+        let finished = try sway.glout(["run", "--duration", "5", "--shaders", shaders.path]).wait()
         XCTAssertEqual(finished.status, 1)
         XCTAssertTrue(finished.stderr.contains("content.frag:\(broken + 1)"), finished.stderr)
         XCTAssertTrue(finished.stderr.contains("error"), finished.stderr)
@@ -186,7 +186,7 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
                                         "--duration", "30"])
             defer {
                 glout.signal(SIGTERM)
-                _ = glout.wait(timeout: 5)
+                _ = glout.wait()
             }
             try sway.waitForGlout(on: ["HEADLESS-1"])
             let picture = try sway.screenshot("HEADLESS-1")

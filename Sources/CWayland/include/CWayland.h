@@ -17,6 +17,7 @@
 #include "fractional-scale-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "virtual-keyboard-unstable-v1-client-protocol.h"
 
 // Swift cannot take the address of extern C data (`&wl_output_interface`), so these
 // return the interface descriptions that wl_registry_bind needs.
@@ -30,5 +31,6 @@ const struct wl_interface *cw_wp_viewporter_interface(void);
 const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void);
+const struct wl_interface *cw_zwp_virtual_keyboard_manager_v1_interface(void);
 
 #endif
