@@ -320,8 +320,8 @@ final class StormTests: IntegrationTestCase {
 
     /// How far the median anonymous floor of the last ten cycles may lie above that of
     /// the first ten (kB). Measured without a leak, 7 storms of 50 cycles with one core
-    /// held by a busy loop (2026-11-30, debug glout): +44 to +168 kB, against 130 to
-    /// 250 MB resident. 1 MB is six times the widest seen; a window's buffers left behind
+    /// held by a busy loop (2026-11-30, debug glout): +44 to +168 kB, on floors of about
+    /// 49 MB. 1 MB is six times the widest seen; a window's buffers left behind
     /// per cycle (about 2 MB each at 800x600) would add 80 MB, and a leak of 25 kB a
     /// cycle crosses it.
     static let floorNoise = 1024
