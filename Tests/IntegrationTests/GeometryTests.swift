@@ -88,20 +88,17 @@ final class GeometryTests: IntegrationTestCase {
         XCTAssertEqual(try currentMode(), "1280x720 px, 60.000000 Hz (current)")
         for ending in ["the duration", "SIGTERM"] {
             let glout = try phoc.glout(["run", "--set-mode", "HEADLESS-1=1024x768@60", "--frozen", "1",
-                                        "--duration", ending == "SIGTERM" ? "60" : "4"])
-            let deadline = Date().addingTimeInterval(10)
-            while !glout.stderr.contains("output HEADLESS-1: first frame") && glout.isRunning && Date() < deadline {
-                usleep(50_000)
-            }
-            usleep(300_000)
+                                        "--duration", ending == "SIGTERM" ? "600" : "\(Int(Timing.promise(15)))"])
+            try waitUntil("glout draws on HEADLESS-1") { glout.stderr.contains("output HEADLESS-1: first frame") }
             XCTAssertTrue(glout.stderr.contains("mode set to 1024x768@60.000Hz"), glout.stderr)
             XCTAssertEqual(try currentMode(), "1024x768 px, 60.000000 Hz (current)", "while glout runs")
             // glout's picture covers the output at its new size: no black edge anywhere
-            // (phoc shows black where no window is).
-            let screen = try phoc.screenshot("HEADLESS-1")
-            XCTAssertEqual([screen.width, screen.height], [1024, 768])
-            for x in [0, 1023] { XCTAssertFalse(columnIsBlack(screen, x), "column \(x) is black") }
-            for y in [0, 767] { XCTAssertFalse(rowIsBlack(screen, y), "row \(y) is black") }
+            // (phoc shows black where no window is), once the new size has reached the screen.
+            try waitUntil("glout's picture covers HEADLESS-1 at 1024x768") {
+                let screen = try phoc.screenshot("HEADLESS-1")
+                return screen.width == 1024 && screen.height == 768
+                    && ![0, 1023].contains { columnIsBlack(screen, $0) } && ![0, 767].contains { rowIsBlack(screen, $0) }
+            }
             if ending == "SIGTERM" { glout.signal(SIGTERM) }
             let finished = glout.wait()
             XCTAssertEqual(finished.status, 0, finished.stderr)
