@@ -88,8 +88,7 @@ public final class CoupledWindows: @unchecked Sendable {
 
     private func renderLoop(makeRenderer: (RenderTarget) throws -> any OutputRenderer) throws {
         let display = graphics.display
-        let context = try graphics.makeContext()
-        defer { eglDestroyContext(display, context) }
+        let context = try graphics.takeContext()
         var windows: [Window] = []
         defer {
             // Reverse order: renderers (context current), EGL surfaces, wl_egl_windows, surfaces.
@@ -102,6 +101,8 @@ public final class CoupledWindows: @unchecked Sendable {
                 wl_egl_window_destroy(windows[index].eglWindow)
                 windows[index].surface.destroy()
             }
+            _ = eglMakeCurrent(display, nil, nil, context)
+            graphics.returnContext(context)
         }
         for (output, lease) in zip(outputs, leases) {
             let surface = OutputSurface(queue: queue, compositor: compositor, wmBase: wmBase, output: lease.output,

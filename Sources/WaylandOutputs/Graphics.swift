@@ -14,6 +14,8 @@ public final class Graphics: @unchecked Sendable {
     let sharedContext: EGLContext
     /// The GL_RENDERER string, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public private(set) var renderer = ""
+    /// Contexts of windows that closed, kept for the next windows (see ``takeContext()``).
+    private let spareContexts = Locked<[EGLContext]>([])
 
     /// eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR), eglInitialize, eglChooseConfig
     /// (8-bit RGB, opaque, GLES 3) and eglCreateContext for the shared context.
@@ -43,6 +45,9 @@ public final class Graphics: @unchecked Sendable {
 
     deinit {
         eglMakeCurrent(display, nil, nil, nil)
+        // Every window holds this object, so no render thread runs now: the contexts go
+        // one by one, from this thread.
+        for context in spareContexts.withLock({ $0 }) { eglDestroyContext(display, context) }
         eglDestroyContext(display, sharedContext)
         eglTerminate(display)
         eglReleaseThread()
@@ -62,9 +67,63 @@ public final class Graphics: @unchecked Sendable {
         return try body()
     }
 
-    /// A new context in the shared context's share group, for one render thread.
-    func makeContext() throws -> EGLContext {
-        try Graphics.createContext(display, config, sharing: sharedContext)
+    /// A context in the shared context's share group for one render thread: one a closed
+    /// window gave back, else a new one. Give it back with ``returnContext(_:)``.
+    ///
+    /// Contexts are reused, never destroyed while windows draw: Mesa (22.3 up to at least
+    /// 24.0) frees a context's shader variants from the shared programs' variant lists in
+    /// eglDestroyContext without the lock that other contexts hold while they walk those
+    /// lists to draw, so a window closing while another draws could crash the other (seen
+    /// once in about 300 unplugs in the storm test: SIGSEGV in swrast_dri.so on the
+    /// drawing thread while the closing one was in it too).
+    func takeContext() throws -> EGLContext {
+        if let spare = spareContexts.withLock({ $0.popLast() }) { return spare }
+        return try Graphics.createContext(display, config, sharing: sharedContext)
+    }
+
+    /// Contexts waiting for a window.
+    var spareContextCount: Int { spareContexts.withLock { $0.count } }
+
+    /// Takes back a context from ``takeContext()``. Call it with the context current and
+    /// the window's GL objects deleted: it puts the state a renderer may have changed back
+    /// to GL's defaults, releases the context from the thread and keeps it for the next
+    /// window.
+    func returnContext(_ context: EGLContext) {
+        if eglGetCurrentContext() == context { Graphics.resetState() }
+        eglMakeCurrent(display, nil, nil, nil)
+        spareContexts.withLock { $0.append(context) }
+    }
+
+    /// GL state a renderer commonly changes, back to its initial values, so that a reused
+    /// context starts like a new one for the next renderer.
+    private static func resetState() {
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+        glBindVertexArray(0)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
+        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), 0)
+        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), 0)
+        glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+        glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), 0)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glUseProgram(0)
+        for capability in [GL_BLEND, GL_DEPTH_TEST, GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_CULL_FACE,
+                           GL_POLYGON_OFFSET_FILL, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_COVERAGE,
+                           GL_RASTERIZER_DISCARD] {
+            glDisable(GLenum(capability))
+        }
+        glEnable(GLenum(GL_DITHER))
+        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ZERO))
+        glBlendEquation(GLenum(GL_FUNC_ADD))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        glDepthMask(GLboolean(GL_TRUE))
+        glDepthFunc(GLenum(GL_LESS))
+        glClearColor(0, 0, 0, 0)
+        glClearDepthf(1)
+        glClearStencil(0)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glLineWidth(1)
     }
 
     private static func createContext(_ display: EGLDisplay, _ config: EGLConfig, sharing: EGLContext?) throws -> EGLContext {

@@ -212,8 +212,15 @@ public final class OutputWindow: @unchecked Sendable {
 
     private func renderLoop(makeRenderer: (RenderTarget) throws -> any OutputRenderer) throws {
         let display = graphics.display
-        let context = try graphics.makeContext()
-        defer { eglDestroyContext(display, context) }
+        let context = try graphics.takeContext()
+        // The renderer outlives the surfaces (its GL objects belong to the context); it is
+        // released with the context current and no surface, then the context goes back.
+        var renderer: (any OutputRenderer)?
+        defer {
+            _ = eglMakeCurrent(display, nil, nil, context)
+            renderer = nil
+            graphics.returnContext(context)
+        }
         let link = DisplayLink(output: output)
         defer { link.cancel() }
         let feedback = presentation.map {
@@ -222,13 +229,6 @@ public final class OutputWindow: @unchecked Sendable {
         }
         defer { feedback?.release(queue: queue) }
         feedback?.onResult = { [unowned self] frame, result in record(result, of: frame, link: link) }
-        // The renderer outlives the surfaces (its GL objects belong to the context); it is
-        // released with the context current and no surface.
-        var renderer: (any OutputRenderer)?
-        defer {
-            if renderer != nil, eglMakeCurrent(display, nil, nil, context) == EGL_TRUE { renderer = nil }
-            eglMakeCurrent(display, nil, nil, nil)
-        }
         while !stopRequested {
             try runSurface(context: context, link: link, feedback: feedback, renderer: &renderer,
                            makeRenderer: makeRenderer)

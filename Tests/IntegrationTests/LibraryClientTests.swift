@@ -31,8 +31,10 @@ final class LibraryClientTests: IntegrationTestCase {
             let color = colors[output.name]!
             windows.append(try OutputWindow(output: output, screens: screens, graphics: graphics) { _ in Solid(color) })
         }
-        let deadline = Date().addingTimeInterval(1.5)
-        while Date() < deadline { try connection.dispatch(timeout: 0.1) }
+        try waitUntil("both windows draw a while") {
+            try connection.dispatch(timeout: 0.05)
+            return windows[0].statistics.frames > 40 && windows[1].statistics.frames > 20
+        }
 
         let red = try sway.screenshot("HEADLESS-1"), blue = try sway.screenshot("HEADLESS-2")
         XCTAssertTrue(red.isUniform && red.pixel(0, 0) == (255, 0, 0), "\(red.pixel(0, 0))")
@@ -45,6 +47,22 @@ final class LibraryClientTests: IntegrationTestCase {
         try connection.roundtrip()
         XCTAssertTrue(try sway.views().filter { $0.appID == "glout" }.isEmpty, "closed windows stay on screen")
         XCTAssertNil(windows[0].failure)
+        // Closed windows give their contexts back (Mesa must not see one destroyed while
+        // another draws); the next window takes one of them.
+        XCTAssertEqual(graphics.spareContextCount, 2)
+        let again = try OutputWindow(output: screens.outputs[0], screens: screens, graphics: graphics) { _ in Solid((0, 1, 0)) }
+        try waitUntil("the new window draws") {
+            try connection.dispatch(timeout: 0.05)
+            return again.statistics.frames > 0
+        }
+        XCTAssertEqual(graphics.spareContextCount, 1)
+        try waitUntil("the reused context paints HEADLESS-1 green") {
+            try connection.dispatch(timeout: 0.05)
+            let green = try sway.screenshot("HEADLESS-1")
+            return green.isUniform && green.pixel(0, 0) == (0, 255, 0)
+        }
+        again.close()
+        XCTAssertEqual(graphics.spareContextCount, 2)
     }
 }
 
