@@ -57,8 +57,14 @@ final class Diagnostics: @unchecked Sendable {
     }
 
     private static func section(_ label: String, _ text: String) -> String {
-        let tail = text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines)
-        return "=== \(label), last \(lines) lines ===\n" + tail.joined(separator: "\n")
+        let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // A crash report is shown whole, however long.
+        if let crash = all.firstIndex(where: { $0.contains("Fatal error") || $0.contains("Crash at") || $0.contains("crashed:") }),
+           crash < all.count - lines {
+            let start = all[..<crash].suffix(lines).startIndex
+            return "=== \(label), from \(crash - start) lines before its crash ===\n" + all[start...].joined(separator: "\n")
+        }
+        return "=== \(label), last \(lines) lines ===\n" + all.suffix(lines).joined(separator: "\n")
     }
 
     /// `gdb -batch -p PID -ex "thread apply all bt"`, at most 30 s.

@@ -43,12 +43,14 @@ enum Timing {
     static var sanitized: Bool { slowdown > 1 }
 }
 
-/// Waits until `condition` holds, checking every 50 ms; throws after `timeout` seconds.
-func waitUntil(_ what: String, within timeout: Double = Timing.patience, _ condition: () throws -> Bool) throws {
+/// Waits until `condition` holds, checking every 50 ms; throws after `timeout` seconds,
+/// saying `what` (made then, so it can report the last state the condition saw).
+func waitUntil(_ what: @autoclosure () -> String, within timeout: Double = Timing.patience,
+               _ condition: () throws -> Bool) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         if try condition() { return }
-        guard Date() < deadline else { throw HarnessError("not within \(timeout) s: \(what)") }
+        guard Date() < deadline else { throw HarnessError("not within \(timeout) s: \(what())") }
         usleep(50_000)
     }
 }
@@ -110,6 +112,8 @@ final class Child {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         env["GLOUT_BINARY"] = nil
+        // A crash prints every thread's whole stack (the default shows the top frame only).
+        env["SWIFT_BACKTRACE"] = env["SWIFT_BACKTRACE"] ?? "threads=all,limit=48,registers=none,images=none"
         let argv = ([Array(executable.utf8)] + arguments).map { bytes in
             bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
                 let copy = UnsafeMutablePointer<CChar>.allocate(capacity: buffer.count + 1)
