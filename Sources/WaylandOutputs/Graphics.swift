@@ -16,10 +16,17 @@ public final class Graphics: @unchecked Sendable {
     public private(set) var renderer = ""
     /// Contexts of windows that closed, kept for the next windows (see ``takeContext()``).
     private let spareContexts = Locked<[EGLContext]>([])
+    /// Whether windows make their GL and EGL calls one at a time (see ``serializesGL``).
+    public let serializesGL: Bool
+    /// The lock of ``serialized(_:)``.
+    private let glLock = Locked(())
 
     /// eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR), eglInitialize, eglChooseConfig
     /// (8-bit RGB, opaque, GLES 3) and eglCreateContext for the shared context.
-    public init(connection: Connection) throws {
+    ///
+    /// - Parameter serializeGL: whether windows make their GL calls one at a time; nil
+    ///   decides from the driver (see ``serializesGL``).
+    public init(connection: Connection, serializeGL: Bool? = nil) throws {
         guard let display = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_WAYLAND_KHR),
                                                   UnsafeMutableRawPointer(connection.display), nil),
               display != EGLDisplay(bitPattern: 0)
@@ -38,9 +45,40 @@ public final class Graphics: @unchecked Sendable {
         }
         self.display = display
         self.connection = connection
-        try withSharedContext {
-            renderer = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
+        var version = ""
+        var rendererName = ""
+        guard eglMakeCurrent(display, nil, nil, sharedContext) == EGL_TRUE else {
+            throw EGLError("eglMakeCurrent (shared context, no surface)")
         }
+        rendererName = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
+        version = glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? ""
+        eglMakeCurrent(display, nil, nil, nil)
+        renderer = rendererName
+        serializesGL = serializeGL ?? Graphics.needsSerializedGL(renderer: rendererName, version: version)
+    }
+
+    /// Whether a driver needs the GL calls of different threads kept apart: llvmpipe
+    /// before Mesa 23.1.6 walks every context's list of referenced resources (in
+    /// llvmpipe_flush_resource, on draws, blits, uploads and swaps) while each context's
+    /// own thread frees and grows its list without a lock (fixed upstream by commit
+    /// 87ec9456bed, "llvmpipe: fix UAF in lp_scene_is_resource_referenced"). Debian 12
+    /// ships 22.3.6: the storm test saw glout crash there once in about 500 unplugs
+    /// (SIGSEGV in lp_scene_is_resource_referenced on one render thread).
+    static func needsSerializedGL(renderer: String, version: String) -> Bool {
+        guard renderer.contains("llvmpipe") else { return false }
+        // "OpenGL ES 3.2 Mesa 22.3.6": the word after "Mesa".
+        let words = version.split(separator: " ")
+        guard let mesa = words.firstIndex(of: "Mesa"), mesa + 1 < words.count else { return true }
+        let numbers = words[mesa + 1].prefix { $0.isNumber || $0 == "." }.split(separator: ".").compactMap { Int($0) }
+        let (major, minor, patch) = (numbers.first ?? 0, numbers.dropFirst().first ?? 0, numbers.dropFirst(2).first ?? 0)
+        return (major, minor, patch) < (23, 1, 6)
+    }
+
+    /// Runs `body`, which makes GL or EGL calls, alone among the windows' GL calls when
+    /// ``serializesGL`` is set, else at once.
+    public func serialized<T>(_ body: () throws -> T) rethrows -> T {
+        guard serializesGL else { return try body() }
+        return try glLock.withLock { _ in try body() }
     }
 
     deinit {
@@ -57,14 +95,16 @@ public final class Graphics: @unchecked Sendable {
     /// (EGL_KHR_surfaceless_context), then releases it. Use it to build GL objects every
     /// output shares (shader programs).
     public func withSharedContext<T>(_ body: () throws -> T) throws -> T {
-        guard eglMakeCurrent(display, nil, nil, sharedContext) == EGL_TRUE else {
-            throw EGLError("eglMakeCurrent (shared context, no surface)")
+        try serialized {
+            guard eglMakeCurrent(display, nil, nil, sharedContext) == EGL_TRUE else {
+                throw EGLError("eglMakeCurrent (shared context, no surface)")
+            }
+            defer {
+                glFinish()
+                eglMakeCurrent(display, nil, nil, nil)
+            }
+            return try body()
         }
-        defer {
-            glFinish()
-            eglMakeCurrent(display, nil, nil, nil)
-        }
-        return try body()
     }
 
     /// A context in the shared context's share group for one render thread: one a closed

@@ -4,9 +4,18 @@
 /// current, and calls it there only; the renderer is released there too, with the
 /// context still current, so it can delete its GL objects in deinit.
 public protocol OutputRenderer: AnyObject {
+    /// Work for the frame that needs no GL call (simulation, layout, waiting for data),
+    /// called just before ``render(_:in:)``. Where ``Graphics/serializesGL`` is set,
+    /// windows make their GL calls one at a time; this part still runs alongside theirs.
+    func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget)
+
     /// Draws one frame into the default framebuffer, whose size is the target's pixel
     /// size. The window commits the frame (eglSwapBuffers) when this returns.
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws
+}
+
+extension OutputRenderer {
+    public func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {}
 }
 
 /// The surface a renderer draws into.

@@ -217,9 +217,11 @@ public final class OutputWindow: @unchecked Sendable {
         // released with the context current and no surface, then the context goes back.
         var renderer: (any OutputRenderer)?
         defer {
-            _ = eglMakeCurrent(display, nil, nil, context)
-            renderer = nil
-            graphics.returnContext(context)
+            graphics.serialized {
+                _ = eglMakeCurrent(display, nil, nil, context)
+                renderer = nil
+                graphics.returnContext(context)
+            }
         }
         let link = DisplayLink(output: output)
         defer { link.cancel() }
@@ -290,15 +292,15 @@ public final class OutputWindow: @unchecked Sendable {
             throw EGLError("wl_egl_window_create", code: EGL_BAD_NATIVE_WINDOW)
         }
         defer { wl_egl_window_destroy(eglWindow) }
-        guard let eglSurface = eglCreatePlatformWindowSurface(display, graphics.config,
-                                                              UnsafeMutableRawPointer(eglWindow), nil),
-              eglSurface != EGLSurface(bitPattern: 0)
+        guard let eglSurface = graphics.serialized({
+            eglCreatePlatformWindowSurface(display, graphics.config, UnsafeMutableRawPointer(eglWindow), nil)
+        }), eglSurface != EGLSurface(bitPattern: 0)
         else { throw EGLError("eglCreatePlatformWindowSurface") }
-        defer { eglDestroySurface(display, eglSurface) }
-        guard eglMakeCurrent(display, eglSurface, eglSurface, context) == EGL_TRUE else {
+        defer { graphics.serialized { _ = eglDestroySurface(display, eglSurface) } }
+        guard graphics.serialized({ eglMakeCurrent(display, eglSurface, eglSurface, context) }) == EGL_TRUE else {
             throw EGLError("eglMakeCurrent")
         }
-        defer { eglMakeCurrent(display, nil, nil, context) }
+        defer { graphics.serialized { _ = eglMakeCurrent(display, nil, nil, context) } }
         // Interval 0: eglSwapBuffers must not wait for this surface's frame callback;
         // the display link does the pacing, per output.
         eglSwapInterval(display, 0)
@@ -309,7 +311,7 @@ public final class OutputWindow: @unchecked Sendable {
         }
         link.requestRedraw()
         link.onResume = { [unowned self] in log.info("output \(output.name): frame callbacks resumed") }
-        if renderer == nil { renderer = try makeRenderer(target) }
+        if renderer == nil { renderer = try graphics.serialized { try makeRenderer(target) } }
         var wasSuspended = link.timing.isSuspended
 
         while !stopRequested {
@@ -358,8 +360,11 @@ public final class OutputWindow: @unchecked Sendable {
                 let cpuBefore = MonotonicClock.threadCPU()
                 let frame = link.startFrame(surface: surface.surface, now: now)
                 feedback?.request(surface: surface.surface, frame: frame.index)
-                try renderer?.render(frame, in: target)
-                guard eglSwapBuffers(display, eglSurface) == EGL_TRUE else { throw EGLError("eglSwapBuffers") }
+                renderer?.prepare(frame, in: target)
+                try graphics.serialized {
+                    try renderer?.render(frame, in: target)
+                    guard eglSwapBuffers(display, eglSurface) == EGL_TRUE else { throw EGLError("eglSwapBuffers") }
+                }
                 let commit = MonotonicClock.now()
                 let sample = FrameSample(index: frame.index, callbackArrival: callback?.arrival,
                                          callbackTime: callback?.time, renderStart: now, commit: commit,

@@ -112,9 +112,13 @@ final class SceneRenderer: OutputRenderer {
         }
     }
 
-    func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
+    /// --stall's extra work, outside the GL calls (which may run one window at a time).
+    func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
         if stallMicroseconds > 0 { usleep(stallMicroseconds) }
         telemetry?.record(target.output, timestamp: frame.timestamp)
+    }
+
+    func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
         var (view, layout) = SceneRenderer.placement(of: target.output, target: target, state: state, framing: framing)
         let program = view == .control ? programs.control : programs.content

@@ -44,6 +44,7 @@ enum SnapshotCommand {
                                      targetTimestamp: session.scene.snapshot.start, duration: 16_666_667)
         let renderer = try session.makeRenderer(for: output)(target)
         if let scene = renderer as? SceneRenderer { scene.outputFramebuffer = framebuffer }
+        renderer.prepare(frame, in: target)
         try renderer.render(frame, in: target)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         let width = Int(target.pixelWidth), height = Int(target.pixelHeight)

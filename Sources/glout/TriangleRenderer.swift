@@ -17,8 +17,12 @@ final class TriangleRenderer: OutputRenderer {
         stallMicroseconds = UInt32(stallMilliseconds * 1000)
     }
 
-    func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
+    /// --stall's extra work, outside the GL calls (which may run one window at a time).
+    func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
         if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+    }
+
+    func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
         glViewport(0, 0, target.pixelWidth, target.pixelHeight)
         glClearColor(0, 0, 0, 1)

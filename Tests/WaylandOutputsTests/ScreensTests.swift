@@ -103,3 +103,19 @@ final class ScreenListTests: XCTestCase {
         XCTAssertEqual(list.ordered.map(\.name), ["left", "right"])
     }
 }
+
+/// Which drivers get their GL calls kept apart between render threads.
+final class GraphicsSerializationTests: XCTestCase {
+    func test_llvmpipeBeforeMesa23_1_6IsSerializedAndNothingElse() {
+        let llvmpipe = "llvmpipe (LLVM 15.0.6, 256 bits)"
+        XCTAssertTrue(Graphics.needsSerializedGL(renderer: llvmpipe, version: "OpenGL ES 3.2 Mesa 22.3.6"))
+        XCTAssertTrue(Graphics.needsSerializedGL(renderer: llvmpipe, version: "OpenGL ES 3.2 Mesa 23.1.5"))
+        XCTAssertTrue(Graphics.needsSerializedGL(renderer: llvmpipe, version: "OpenGL ES 3.2 Mesa 23.0.4-1~bpo12+1"))
+        XCTAssertFalse(Graphics.needsSerializedGL(renderer: llvmpipe, version: "OpenGL ES 3.2 Mesa 23.1.6"))
+        XCTAssertFalse(Graphics.needsSerializedGL(renderer: llvmpipe, version: "OpenGL ES 3.2 Mesa 24.0.3-devel"))
+        // A version that cannot be read is treated as affected.
+        XCTAssertTrue(Graphics.needsSerializedGL(renderer: llvmpipe, version: "OpenGL ES 3.2"))
+        XCTAssertFalse(Graphics.needsSerializedGL(renderer: "AMD Radeon RX 6600 (radeonsi, navi23)",
+                                                  version: "OpenGL ES 3.2 Mesa 22.3.6"))
+    }
+}
