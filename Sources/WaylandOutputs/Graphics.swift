@@ -18,8 +18,9 @@ public final class Graphics: @unchecked Sendable {
     private let spareContexts = Locked<[EGLContext]>([])
     /// Whether windows make their GL and EGL calls one at a time (see ``serializesGL``).
     public let serializesGL: Bool
-    /// The lock of ``serialized(_:)``.
-    private let glLock = Locked(())
+    /// The lock of ``serialized(_:)``, with a count of the sections it guarded. (A lock
+    /// around an empty value made ThreadSanitizer report the zero-sized access itself.)
+    private let glLock = Locked<UInt64>(0)
 
     /// eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR), eglInitialize, eglChooseConfig
     /// (8-bit RGB, opaque, GLES 3) and eglCreateContext for the shared context.
@@ -78,7 +79,10 @@ public final class Graphics: @unchecked Sendable {
     /// ``serializesGL`` is set, else at once.
     public func serialized<T>(_ body: () throws -> T) rethrows -> T {
         guard serializesGL else { return try body() }
-        return try glLock.withLock { _ in try body() }
+        return try glLock.withLock { sections in
+            sections &+= 1
+            return try body()
+        }
     }
 
     deinit {
