@@ -3,7 +3,9 @@ import Foundation
 @testable import WaylandOutputs
 import XCTest
 
-/// WaylandOutputs used alone, as README.md shows, by a client that is not glout.
+/// WaylandOutputs used alone, by a client that is not glout: through DisplaySession as
+/// README.md shows, and through Screens and OutputWindow for a client that keeps its own
+/// windows.
 final class LibraryClientTests: IntegrationTestCase {
     final class Solid: OutputRenderer {
         let color: (Float, Float, Float)
@@ -15,54 +17,89 @@ final class LibraryClientTests: IntegrationTestCase {
         }
     }
 
-    func test_aSecondClientPaintsEveryOutputThroughTheLibraryAlone() throws {
-        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
-        let socket = sway.folder + "/" + sway.environment["WAYLAND_DISPLAY"]!
-        let connection = try Connection(name: socket, log: Log { _, _ in })
-        let screens = Screens(connection: connection)
-        try screens.start()
-        XCTAssertEqual(screens.outputs.map(\.name), ["HEADLESS-1", "HEADLESS-2"])
-        guard screens.outputs.count == 2 else { return }
-        XCTAssertEqual(screens.primary?.name, "HEADLESS-1")
-        let graphics = try Graphics(connection: connection)
-        let colors: [String: (Float, Float, Float)] = ["HEADLESS-1": (1, 0, 0), "HEADLESS-2": (0, 0, 1)]
-        var windows: [OutputWindow] = []
-        for output in screens.outputs {
-            let color = colors[output.name]!
-            windows.append(try OutputWindow(output: output, screens: screens, graphics: graphics) { _ in Solid(color) })
-        }
-        try waitUntil("both windows draw a while") {
-            try connection.dispatch(timeout: 0.05)
-            return windows[0].statistics.frames > 40 && windows[1].statistics.frames > 20
-        }
+    static func socket(of compositor: Compositor) -> String {
+        compositor.folder + "/" + compositor.environment["WAYLAND_DISPLAY"]!
+    }
 
+    func test_aDisplaySessionPaintsEveryOutputAndFollowsANewOne() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let session = try DisplaySession(.init(appID: "org.example.Solid", display: LibraryClientTests.socket(of: sway),
+                                               log: Log { _, _ in }))
+        XCTAssertEqual(session.outputs.map(\.name), ["HEADLESS-1", "HEADLESS-2"])
+        XCTAssertEqual(session.primary?.name, "HEADLESS-1")
+        var seen: [String] = []
+        session.onEvent = { event in
+            if case .connected(let output) = event { seen.append("connected \(output.name)") }
+            if case .firstFrame(let output, _) = event { seen.append("first frame \(output.name)") }
+        }
+        // The same events as a stream, read by a task of its own.
+        let streamed = Locked<[String]>([])
+        let reader = Task.detached { [stream = session.events()] in
+            for await event in stream {
+                if case .connected(let output) = event { streamed.withLock { $0.append("connected \(output.name)") } }
+            }
+        }
+        defer { reader.cancel() }
+        let colors: [String: (Float, Float, Float)] = ["HEADLESS-1": (1, 0, 0), "HEADLESS-2": (0, 0, 1), "HEADLESS-3": (0, 1, 0)]
+        try session.start { output in Solid(colors[output.name] ?? (1, 1, 1)) }
+        let windows = session.windows
+        try waitUntil("both windows draw a while") {
+            try session.dispatch(timeout: .milliseconds(50))
+            return windows.values.allSatisfy { $0.statistics.frames > 20 }
+        }
         let red = try sway.screenshot("HEADLESS-1"), blue = try sway.screenshot("HEADLESS-2")
         XCTAssertTrue(red.isUniform && red.pixel(0, 0) == (255, 0, 0), "\(red.pixel(0, 0))")
         XCTAssertTrue(blue.isUniform && blue.pixel(0, 0) == (0, 0, 255), "\(blue.pixel(0, 0))")
-        XCTAssertGreaterThan(windows[0].statistics.frames, 40)
-        XCTAssertGreaterThan(windows[1].statistics.frames, 20)
-        XCTAssertLessThan(windows[1].statistics.frames, windows[0].statistics.frames)
+        XCTAssertTrue(seen.contains("first frame HEADLESS-1") && seen.contains("first frame HEADLESS-2"), "\(seen)")
 
-        for window in windows { window.close() }
-        try connection.roundtrip()
-        XCTAssertTrue(try sway.views().filter { $0.appID == "glout" }.isEmpty, "closed windows stay on screen")
-        XCTAssertNil(windows[0].failure)
-        // Closed windows give their contexts back (Mesa must not see one destroyed while
-        // another draws); the next window takes one of them.
-        XCTAssertEqual(graphics.spareContextCount, 2)
-        let again = try OutputWindow(output: screens.outputs[0], screens: screens, graphics: graphics) { _ in Solid((0, 1, 0)) }
-        try waitUntil("the new window draws") {
-            try connection.dispatch(timeout: 0.05)
-            return again.statistics.frames > 0
+        // An output that connects gets a window, and both the closure and the stream hear of it.
+        _ = try sway.swaymsg("create_output")
+        try waitUntil("a window on HEADLESS-3 that has drawn") {
+            try session.dispatch(timeout: .milliseconds(50))
+            return session.windows.values.contains { $0.output.name == "HEADLESS-3" && $0.statistics.frames > 0 }
         }
-        XCTAssertEqual(graphics.spareContextCount, 1)
-        try waitUntil("the reused context paints HEADLESS-1 green") {
-            try connection.dispatch(timeout: 0.05)
-            let green = try sway.screenshot("HEADLESS-1")
+        try waitUntil("the stream reports HEADLESS-3") {
+            try session.dispatch(timeout: .milliseconds(50))
+            return streamed.withLock { $0.contains("connected HEADLESS-3") }
+        }
+        XCTAssertTrue(seen.contains("connected HEADLESS-3"), "\(seen)")
+        try waitUntil("HEADLESS-3 is green") {
+            try session.dispatch(timeout: .milliseconds(50))
+            let green = try sway.screenshot("HEADLESS-3")
             return green.isUniform && green.pixel(0, 0) == (0, 255, 0)
         }
-        again.close()
-        XCTAssertEqual(graphics.spareContextCount, 2)
+
+        // Closed windows give their contexts back (Mesa must not see one destroyed while
+        // another draws), and leave nothing on screen.
+        let graphics = try session.graphics()
+        let summaries = session.closeWindows()
+        XCTAssertEqual(summaries.count, 3)
+        XCTAssertEqual(graphics.spareContextCount, 3)
+        try session.dispatch(timeout: .zero)
+        XCTAssertTrue(try sway.views().filter { $0.appID == "org.example.Solid" }.isEmpty, "closed windows stay on screen")
+        // Windows opened again take those contexts (on their threads, before they draw).
+        try session.start { output in Solid(colors[output.name] ?? (1, 1, 1)) }
+        try waitUntil("the windows draw again") {
+            try session.dispatch(timeout: .milliseconds(50))
+            return session.windows.count == 3 && session.windows.values.allSatisfy { $0.statistics.frames > 0 }
+        }
+        XCTAssertEqual(graphics.spareContextCount, 0)
+        session.closeWindows()
+    }
+
+    func test_runEndsWithTheReasonItWasGiven() throws {
+        let sway = try Compositor.sway(["800x600@60"])
+        let session = try DisplaySession(.init(appID: "org.example.Run", display: LibraryClientTests.socket(of: sway),
+                                               input: false, log: Log { _, _ in }))
+        try session.start { _ in Solid((0, 0, 0)) }
+        XCTAssertEqual(try session.run(for: .milliseconds(300)), .timeLimit)
+        session.onEvent = { [unowned session] event in
+            if case .firstFrame = event { session.stop() }
+        }
+        session.closeWindows()
+        try session.start { _ in Solid((0, 0, 0)) }
+        XCTAssertEqual(try session.run(for: .seconds(Timing.patience)), .stopped, "stop() from an event ends run")
+        session.closeWindows()
     }
 }
 
@@ -74,8 +111,7 @@ final class LateCloseTests: IntegrationTestCase {
     func test_aWindowClosedSecondsAfterItsOutputLeftIsSafe() throws {
         let parent = try Compositor.sway(["1600x600@60"])
         let child = try Compositor.nested(inside: parent, outputs: 2)
-        let socket = child.folder + "/" + child.environment["WAYLAND_DISPLAY"]!
-        let connection = try Connection(name: socket, log: Log { _, _ in })
+        let connection = try Connection(name: LibraryClientTests.socket(of: child), log: Log { _, _ in })
         let screens = Screens(connection: connection)
         var disconnected: [String] = []
         screens.onEvent = { event in
@@ -85,27 +121,28 @@ final class LateCloseTests: IntegrationTestCase {
         let graphics = try Graphics(connection: connection)
         var windows: [String: OutputWindow] = [:]
         for output in screens.outputs {
-            windows[output.name] = try OutputWindow(output: output, screens: screens, graphics: graphics) { _ in
+            windows[output.name] = try OutputWindow(output: output, screens: screens, graphics: graphics,
+                                                    options: .init(appID: "org.example.Late")) { _ in
                 LibraryClientTests.Solid((0, 0.5, 0))
             }
         }
-        func dispatch(until deadline: Double, _ done: () -> Bool) throws {
-            let end = Date().addingTimeInterval(deadline)
-            while !done() && Date() < end { try connection.dispatch(timeout: 0.05) }
+        func dispatch(until condition: @autoclosure () -> String, _ done: () -> Bool) throws {
+            try waitUntil(condition()) {
+                try connection.dispatch(timeout: .milliseconds(50))
+                return done()
+            }
         }
-        try dispatch(until: 20) { windows.values.allSatisfy { $0.statistics.frames > 0 } }
-        XCTAssertTrue(windows.values.allSatisfy { $0.statistics.frames > 0 }, "both windows draw")
+        try dispatch(until: "both windows draw") { windows.values.allSatisfy { $0.statistics.frames > 0 } }
 
         try HotplugTests.unplug("WL-2", parent: parent)
-        try dispatch(until: 20) { disconnected == ["WL-2"] }
-        XCTAssertEqual(disconnected, ["WL-2"])
+        try dispatch(until: "WL-2 disconnects") { disconnected == ["WL-2"] }
         XCTAssertEqual(screens.outputsHeldAfterDisconnect, 1, "the window still holds WL-2's wl_output")
         // The window is not closed; its thread makes a new surface, fullscreen on the gone output.
         let late = try XCTUnwrap(windows["WL-2"])
         late.recreateSurface()
-        try dispatch(until: 20) { late.statistics.surfaces >= 2 }
-        XCTAssertGreaterThanOrEqual(late.statistics.surfaces, 2, "no new surface")
-        try dispatch(until: 1) { false }
+        try dispatch(until: "a new surface for WL-2") { late.statistics.surfaces >= 2 }
+        let settle = Date().addingTimeInterval(1)
+        try dispatch(until: "a second passes") { Date() >= settle }
         late.close()
         try connection.roundtrip()
         XCTAssertEqual(screens.outputsHeldAfterDisconnect, 0, "the wl_output is released with the window")
@@ -113,8 +150,7 @@ final class LateCloseTests: IntegrationTestCase {
         XCTAssertNoThrow(try connection.check())
         // The other output never noticed.
         let drawn = windows["WL-1"]!.statistics.frames
-        try dispatch(until: 20) { windows["WL-1"]!.statistics.frames > drawn + 10 }
-        XCTAssertGreaterThan(windows["WL-1"]!.statistics.frames, drawn + 10)
+        try dispatch(until: "WL-1 keeps drawing") { windows["WL-1"]!.statistics.frames > drawn + 10 }
         windows["WL-1"]!.close()
         XCTAssertNil(windows["WL-1"]!.failure.map { "\($0)" })
     }
@@ -125,22 +161,20 @@ final class LateCloseTests: IntegrationTestCase {
 final class ProtocolErrorTests: IntegrationTestCase {
     func test_aProtocolErrorNamesInterfaceObjectAndCode() throws {
         let sway = try Compositor.sway(["800x600@60"])
-        let socket = sway.folder + "/" + sway.environment["WAYLAND_DISPLAY"]!
-        let connection = try Connection(name: socket, log: Log { _, _ in })
-        let screens = Screens(connection: connection)
-        try screens.start()
-        let graphics = try Graphics(connection: connection)
-        let window = try OutputWindow(output: screens.outputs[0], screens: screens, graphics: graphics) { _ in
-            LibraryClientTests.Solid((0, 1, 0))
+        let session = try DisplaySession(.init(appID: "org.example.Error", display: LibraryClientTests.socket(of: sway),
+                                               input: false, log: Log { _, _ in }))
+        try session.start { _ in LibraryClientTests.Solid((0, 1, 0)) }
+        let window = try XCTUnwrap(session.windows.values.first)
+        try waitUntil("the window draws") {
+            try session.dispatch(timeout: .milliseconds(50))
+            return window.statistics.frames > 0
         }
-        let deadline = Date().addingTimeInterval(3)
-        while Date() < deadline && window.statistics.frames == 0 { try connection.dispatch(timeout: 0.1) }
         // An xdg_positioner of size 0x0 is a protocol error (invalid_input = 0).
-        screens.sendInvalidRequestForTesting()
+        session.screens.sendInvalidRequestForTesting()
         var caught: (any Error)?
-        let stop = Date().addingTimeInterval(3)
-        while caught == nil && Date() < stop {
-            do { try connection.dispatch(timeout: 0.1) } catch { caught = error }
+        try waitUntil("the protocol error arrives") {
+            do { try session.run(for: .milliseconds(100)) } catch { caught = error }
+            return caught != nil
         }
         guard case let .protocolError(interface, objectID, code, message)? = caught as? WaylandError else {
             return XCTFail("expected a protocol error, got \(String(describing: caught))")

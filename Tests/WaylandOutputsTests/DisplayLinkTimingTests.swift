@@ -10,13 +10,13 @@ final class DisplayLinkTimingTests: XCTestCase {
         XCTAssertEqual(link.next(now: 0), .draw, "the first frame needs no callback")
         let first = link.startFrame(now: 0)
         XCTAssertEqual(first.index, 0)
-        XCTAssertEqual(first.duration, 16 * ms)
+        XCTAssertEqual(first.duration, .milliseconds(16))
         XCTAssertEqual(link.next(now: 5 * ms), .wait(until: link.stallTimeout))
         link.callbackArrived(now: 16 * ms, time: 16)
         XCTAssertEqual(link.next(now: 16 * ms), .draw)
         let second = link.startFrame(now: 17 * ms)
-        XCTAssertEqual(second.timestamp, 16 * ms, "the frame is stamped with its callback")
-        XCTAssertEqual(second.targetTimestamp, 32 * ms)
+        XCTAssertEqual(second.timestamp.nanoseconds, 16 * ms, "the frame is stamped with its callback")
+        XCTAssertEqual(second.targetTimestamp.nanoseconds, 32 * ms)
         XCTAssertEqual(link.callbacks, 1)
     }
 
@@ -29,7 +29,7 @@ final class DisplayLinkTimingTests: XCTestCase {
         XCTAssertEqual(link.next(now: 17 * ms), .wait(until: 34 * ms))
         XCTAssertEqual(link.next(now: 34 * ms), .draw)
         let frame = link.startFrame(now: 34 * ms)
-        XCTAssertEqual(frame.targetTimestamp, 48 * ms)
+        XCTAssertEqual(frame.targetTimestamp.nanoseconds, 48 * ms)
     }
 
     func test_preferredFramesPerSecondPicksTheClosestRate() {
@@ -87,6 +87,6 @@ final class DisplayLinkTimingTests: XCTestCase {
         link.requestRedraw()
         XCTAssertEqual(link.next(now: 3 * ms), .draw)
         let frame = link.startFrame(now: 3 * ms)
-        XCTAssertEqual(frame.timestamp, 3 * ms, "a forced frame is stamped with its start")
+        XCTAssertEqual(frame.timestamp.nanoseconds, 3 * ms, "a forced frame is stamped with its start")
     }
 }

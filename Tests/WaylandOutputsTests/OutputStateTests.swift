@@ -30,9 +30,8 @@ final class OutputStateTests: XCTestCase {
         let output = published[0]
         XCTAssertEqual(output.name, "HEADLESS-1")
         XCTAssertEqual(output.make, "headless")
-        XCTAssertEqual(output.logicalWidth, 1280)
-        XCTAssertEqual(output.logicalHeight, 720)
-        XCTAssertEqual(output.currentMode, OutputMode(width: 1280, height: 720, refreshMilliHertz: 60000, isCurrent: true))
+        XCTAssertEqual(output.logicalFrame.size, Size(width: 1280, height: 720))
+        XCTAssertEqual(output.currentMode, OutputMode(size: Size(width: 1280, height: 720), refreshMilliHertz: 60000, isCurrent: true))
     }
 
     func test_doneTwiceWithoutChangesPublishesOnce() {
@@ -54,8 +53,8 @@ final class OutputStateTests: XCTestCase {
         XCTAssertEqual(state.published?.scale, 1, "half a change must not be visible")
         let changed = state.apply(.done)
         XCTAssertEqual(changed?.scale, 2)
-        XCTAssertEqual(changed?.logicalWidth, 512)
-        XCTAssertEqual(changed?.currentMode?.width, 1024)
+        XCTAssertEqual(changed?.logicalFrame.width, 512)
+        XCTAssertEqual(changed?.currentMode?.size.width, 1024)
         XCTAssertEqual(changed?.modes.filter(\.isCurrent).count, 1, "the old mode loses its current flag")
         XCTAssertEqual(changed?.modes.count, 2)
     }
@@ -69,7 +68,7 @@ final class OutputStateTests: XCTestCase {
         XCTAssertTrue(feed(wlOnly, into: &state).isEmpty)
         let later = feed([.logicalPosition(x: 1280, y: 0), .logicalSize(width: 800, height: 600), .done], into: &state)
         XCTAssertEqual(later.count, 1)
-        XCTAssertEqual(later.first?.logicalX, 1280)
+        XCTAssertEqual(later.first?.logicalFrame.x, 1280)
     }
 
     func test_xdgOutputVersion2CompletesOnItsOwnDone() {
@@ -89,9 +88,9 @@ final class OutputStateTests: XCTestCase {
         XCTAssertEqual(output?.name, "DP-1", "xdg name is used when wl_output has none (v3)")
         XCTAssertEqual(output?.description, "Acme X1")
         XCTAssertEqual(output?.transform, .rotated90)
-        XCTAssertEqual(output?.preferredMode?.width, 2560)
+        XCTAssertEqual(output?.preferredMode?.size.width, 2560)
         XCTAssertEqual(output?.modes.count, 2)
-        XCTAssertEqual(output?.pixelWidth, 1440)
+        XCTAssertEqual(output?.pixelSize.width, 1440)
     }
 
     func test_withoutXdgOutputTheLogicalSizeDerivesFromModeTransformAndScale() {
@@ -102,8 +101,7 @@ final class OutputStateTests: XCTestCase {
             .scale(2),
             .done,
         ], into: &state).first
-        XCTAssertEqual(output?.logicalWidth, 360)
-        XCTAssertEqual(output?.logicalHeight, 640)
+        XCTAssertEqual(output?.logicalFrame.size, Size(width: 360, height: 640))
         XCTAssertEqual(output?.name, "wl_output-9", "an output without any name gets one from its global")
     }
 

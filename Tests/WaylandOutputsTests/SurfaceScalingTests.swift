@@ -5,19 +5,21 @@ import XCTest
 /// an output.
 final class SurfaceScalingTests: XCTestCase {
     func test_withoutARenderSizeTheBufferIsTheLogicalSizeTimesTheScale() {
-        let plan = SurfaceScaling.plan(logicalWidth: 640, logicalHeight: 360, scale: 2)
-        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight, plan.bufferScale], [1280, 720, 2])
+        let plan = SurfaceScaling.plan(logicalSize: Size(width: 640, height: 360), scale: 2)
+        XCTAssertEqual(plan.bufferSize, Size(width: 1280, height: 720))
+        XCTAssertEqual(plan.bufferScale, 2)
         XCTAssertFalse(plan.needsViewport)
-        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 0, width: 1280, height: 720))
+        XCTAssertEqual(plan.picture, Rect(x: 0, y: 0, width: 1280, height: 720))
     }
 
     func test_fitPillarboxes640x480OnA1280x720Output() {
-        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 1,
-                                       renderSize: (640, 480), mode: .fit)
+        let plan = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 1,
+                                       renderSize: Size(width: 640, height: 480), mode: .fit)
         // 480 x 16/9 = 853.33: an 854-wide buffer, the picture centred, the exact window
         // picked by the source, scaled 1.5 times to 1280x720: bars of exactly 160 px.
-        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight, plan.bufferScale], [854, 480, 1])
-        XCTAssertEqual(plan.picture, PixelRect(x: 107, y: 0, width: 640, height: 480))
+        XCTAssertEqual(plan.bufferSize, Size(width: 854, height: 480))
+        XCTAssertEqual(plan.bufferScale, 1)
+        XCTAssertEqual(plan.picture, Rect(x: 107, y: 0, width: 640, height: 480))
         let source = try! XCTUnwrap(plan.source)
         XCTAssertEqual(source.width, 853.333, accuracy: 0.001)
         XCTAssertEqual(source.x, 0.3333, accuracy: 0.001)
@@ -29,38 +31,38 @@ final class SurfaceScalingTests: XCTestCase {
     }
 
     func test_fitLetterboxesAWidePictureOnATallOutput() {
-        let plan = SurfaceScaling.plan(logicalWidth: 720, logicalHeight: 1280, scale: 1,
-                                       renderSize: (1280, 720), mode: .fit)
-        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [1280, 2276])
-        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 778, width: 1280, height: 720))
+        let plan = SurfaceScaling.plan(logicalSize: Size(width: 720, height: 1280), scale: 1,
+                                       renderSize: Size(width: 1280, height: 720), mode: .fit)
+        XCTAssertEqual(plan.bufferSize, Size(width: 1280, height: 2276))
+        XCTAssertEqual(plan.picture, Rect(x: 0, y: 778, width: 1280, height: 720))
         XCTAssertEqual(plan.source?.height ?? 0, 2275.556, accuracy: 0.001)
     }
 
     func test_fitWithTheSameShapeNeedsNoSource() {
-        let plan = SurfaceScaling.plan(logicalWidth: 1920, logicalHeight: 1080, scale: 1,
-                                       renderSize: (1280, 720), mode: .fit)
-        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [1280, 720])
+        let plan = SurfaceScaling.plan(logicalSize: Size(width: 1920, height: 1080), scale: 1,
+                                       renderSize: Size(width: 1280, height: 720), mode: .fit)
+        XCTAssertEqual(plan.bufferSize, Size(width: 1280, height: 720))
         XCTAssertNil(plan.source)
         XCTAssertTrue(plan.needsViewport)
     }
 
     func test_fillCropsTheCentreToTheOutputsShape() {
-        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 1,
-                                       renderSize: (640, 480), mode: .fill)
+        let plan = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 1,
+                                       renderSize: Size(width: 640, height: 480), mode: .fill)
         // The buffer is the visible window, 640x360; the 640x480 picture hangs 60 rows
         // over its top and bottom.
-        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight], [640, 360])
-        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: -60, width: 640, height: 480))
+        XCTAssertEqual(plan.bufferSize, Size(width: 640, height: 360))
+        XCTAssertEqual(plan.picture, Rect(x: 0, y: -60, width: 640, height: 480))
         XCTAssertNil(plan.source)
         XCTAssertEqual(plan.destination?.height, 720)
     }
 
     func test_stretchUsesTheWholeBufferAndTheWholeOutput() {
-        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 1,
-                                       renderSize: (640, 480), mode: .stretch)
+        let plan = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 1,
+                                       renderSize: Size(width: 640, height: 480), mode: .stretch)
         XCTAssertNil(plan.source)
         XCTAssertEqual(plan.destination?.width, 1280)
-        XCTAssertEqual(plan.picture, PixelRect(x: 0, y: 0, width: 640, height: 480))
+        XCTAssertEqual(plan.picture, Rect(x: 0, y: 0, width: 640, height: 480))
     }
 
     func test_fractionalScalesRoundHalfUpAndScaleBackToPoints() {
@@ -68,48 +70,51 @@ final class SurfaceScalingTests: XCTestCase {
         XCTAssertEqual(SurfaceScaling.fractionalPixels(853, 180), 1280, "1279.5 rounds up")
         XCTAssertEqual(SurfaceScaling.fractionalPixels(1001, 150), 1251, "1251.25 rounds down")
         XCTAssertEqual(SurfaceScaling.fractionalPixels(1, 120), 1)
-        let plan = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 150)
-        XCTAssertEqual([plan.bufferWidth, plan.bufferHeight, plan.bufferScale], [1600, 900, 1])
+        let plan = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 2, fractionalScale: 150)
+        XCTAssertEqual(plan.bufferSize, Size(width: 1600, height: 900))
+        XCTAssertEqual(plan.bufferScale, 1)
         XCTAssertEqual(plan.destination?.width, 1280)
         XCTAssertEqual(plan.destination?.height, 720)
         // A fractional scale equal to the integer scale needs no viewport.
-        let whole = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 240)
-        XCTAssertEqual([whole.bufferWidth, whole.bufferScale], [2560, 2])
+        let whole = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 2, fractionalScale: 240)
+        XCTAssertEqual(whole.bufferSize.width, 2560)
+        XCTAssertEqual(whole.bufferScale, 2)
         XCTAssertFalse(whole.needsViewport)
     }
 
     func test_fullscreenTargetSkipsTheViewportWhenTheRenderSizeIsTheOutputsOwn() {
-        let output = Output(id: 1, name: "A", modes: [OutputMode(width: 1280, height: 720, refreshMilliHertz: 60000, isCurrent: true)],
-                            logicalWidth: 1280, logicalHeight: 720)
-        let same = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: (1280, 720))
+        let output = Output(id: 1, name: "A", modes: [OutputMode(size: Size(width: 1280, height: 720), refreshMilliHertz: 60000, isCurrent: true)],
+                            logicalFrame: Rect(x: 0, y: 0, width: 1280, height: 720))
+        let same = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: Size(width: 1280, height: 720))
         XCTAssertFalse(same.scaling.needsViewport)
-        let other = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: (640, 480))
+        let other = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: Size(width: 640, height: 480))
         XCTAssertTrue(other.scaling.needsViewport)
         XCTAssertEqual(other.pixelsPerPoint, 854.0 / 1280.0, accuracy: 1e-9)
     }
 
     func test_aRenderSizeThatIsTheOutputsOwnPixelsIsDrawnAsIfNoneWasAsked() {
         // Scale 2: 2560x1440 are the device pixels of 1280x720 points, with buffer scale 2.
-        let doubled = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, renderSize: (2560, 1440))
-        XCTAssertEqual(doubled, SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2))
+        let doubled = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 2, renderSize: Size(width: 2560, height: 1440))
+        XCTAssertEqual(doubled, SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 2))
         XCTAssertEqual(doubled.bufferScale, 2)
         // Fractional 1.5: 1920x1080 are its device pixels; 2560x1440 are not, and get scaled.
-        let fractional = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 180,
-                                             renderSize: (1920, 1080))
-        XCTAssertEqual(fractional, SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 180))
-        let larger = SurfaceScaling.plan(logicalWidth: 1280, logicalHeight: 720, scale: 2, fractionalScale: 180,
-                                         renderSize: (2560, 1440))
-        XCTAssertEqual([larger.bufferWidth, larger.bufferHeight, larger.bufferScale], [2560, 1440, 1])
+        let fractional = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 2, fractionalScale: 180,
+                                             renderSize: Size(width: 1920, height: 1080))
+        XCTAssertEqual(fractional, SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 2, fractionalScale: 180))
+        let larger = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 2, fractionalScale: 180,
+                                         renderSize: Size(width: 2560, height: 1440))
+        XCTAssertEqual(larger.bufferSize, Size(width: 2560, height: 1440))
+        XCTAssertEqual(larger.bufferScale, 1)
         XCTAssertEqual(larger.destination?.width, 1280)
     }
 }
 
 final class ModeRequestTests: XCTestCase {
     let output = Output(id: 1, name: "DP-1", modes: [
-        OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000, isCurrent: true, isPreferred: true),
-        OutputMode(width: 1920, height: 1080, refreshMilliHertz: 144000),
-        OutputMode(width: 640, height: 480, refreshMilliHertz: 59940),
-        OutputMode(width: 1280, height: 720, refreshMilliHertz: 60000),
+        OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 60000, isCurrent: true, isPreferred: true),
+        OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 144000),
+        OutputMode(size: Size(width: 640, height: 480), refreshMilliHertz: 59940),
+        OutputMode(size: Size(width: 1280, height: 720), refreshMilliHertz: 60000),
     ].sorted(by: OutputMode.lowToHigh))
 
     func test_modesSortLowestToHighestByPixelsThenRefresh() {
@@ -119,9 +124,9 @@ final class ModeRequestTests: XCTestCase {
 
     func test_namedRequestsResolve() throws {
         XCTAssertEqual(try ModeRequest("preferred")!.resolve(in: output).refreshMilliHertz, 60000)
-        XCTAssertEqual(try ModeRequest("current")!.resolve(in: output).width, 1920)
+        XCTAssertEqual(try ModeRequest("current")!.resolve(in: output).size.width, 1920)
         XCTAssertEqual(try ModeRequest("highest")!.resolve(in: output).refreshMilliHertz, 144000)
-        XCTAssertEqual(try ModeRequest("lowest")!.resolve(in: output).width, 640)
+        XCTAssertEqual(try ModeRequest("lowest")!.resolve(in: output).size.width, 640)
     }
 
     func test_sizesMatchListedModesWithinHalfAHertz() throws {
@@ -137,52 +142,53 @@ final class ModeRequestTests: XCTestCase {
         }
         XCTAssertThrowsError(try ModeRequest("1920x1080@75")!.resolve(in: output))
         let custom = try ModeRequest("1024x768@75")!.resolve(in: output, allowCustom: true)
-        XCTAssertEqual([custom.width, custom.height, custom.refreshMilliHertz], [1024, 768, 75000])
+        XCTAssertEqual(custom.size, Size(width: 1024, height: 768))
+        XCTAssertEqual(custom.refreshMilliHertz, 75000)
     }
 
     func test_badRequestsDoNotParse() {
         for text in ["", "big", "1024", "1024x", "x768", "0x768", "1024x768@", "1024x768@0", "1024x768@fast", "-5x3"] {
             XCTAssertNil(ModeRequest(text), text)
         }
-        XCTAssertEqual(ModeRequest("800x600@59.94Hz"), .size(width: 800, height: 600, refreshMilliHertz: 59940))
+        XCTAssertEqual(ModeRequest("800x600@59.94Hz"), .size(Size(width: 800, height: 600), refreshMilliHertz: 59940))
     }
 }
 
 final class ConfigurationPlanTests: XCTestCase {
     let hdmi = ConfigurationPlan.Head(name: "HDMI-A-1", enabled: true,
-                                      modes: [OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000),
-                                              OutputMode(width: 1024, height: 768, refreshMilliHertz: 60004)],
-                                      currentMode: OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000))
+                                      modes: [OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 60000),
+                                              OutputMode(size: Size(width: 1024, height: 768), refreshMilliHertz: 60004)],
+                                      currentMode: OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 60000))
     let dp = ConfigurationPlan.Head(name: "DP-1", enabled: true, modes: [],
-                                    currentMode: OutputMode(width: 2560, height: 1440, refreshMilliHertz: 59951))
+                                    currentMode: OutputMode(size: Size(width: 2560, height: 1440), refreshMilliHertz: 59951))
     let off = ConfigurationPlan.Head(name: "DP-2", enabled: false, modes: [], currentMode: nil)
 
     func test_onlyTheTargetChangesAndOffHeadsStayOff() throws {
-        let actions = try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(width: 1024, height: 768, refreshMilliHertz: 60000),
+        let actions = try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(size: Size(width: 1024, height: 768), refreshMilliHertz: 60000),
                                                       heads: [hdmi, dp, off], connected: ["HDMI-A-1", "DP-1"])
-        XCTAssertEqual(actions, [.setMode("HDMI-A-1", OutputMode(width: 1024, height: 768, refreshMilliHertz: 60004)),
+        XCTAssertEqual(actions, [.setMode("HDMI-A-1", OutputMode(size: Size(width: 1024, height: 768), refreshMilliHertz: 60004)),
                                  .keep("DP-1"), .keepOff("DP-2")])
     }
 
     func test_theClosestRefreshWithinHalfAHertzIsTheOneSet() throws {
         var tv = hdmi
-        tv.modes = [OutputMode(width: 1920, height: 1080, refreshMilliHertz: 59940),
-                    OutputMode(width: 1920, height: 1080, refreshMilliHertz: 60000),
-                    OutputMode(width: 1920, height: 1080, refreshMilliHertz: 50000)]
+        tv.modes = [OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 59940),
+                    OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 60000),
+                    OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 50000)]
         func set(_ refresh: Int32) throws -> ConfigurationPlan.Action {
-            try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(width: 1920, height: 1080, refreshMilliHertz: refresh),
+            try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: refresh),
                                             heads: [tv], connected: ["HDMI-A-1"])[0]
         }
         XCTAssertEqual(try set(60000), .setMode("HDMI-A-1", tv.modes[1]))
         XCTAssertEqual(try set(59900), .setMode("HDMI-A-1", tv.modes[0]))
         XCTAssertEqual(try set(0), .setMode("HDMI-A-1", tv.modes[1]), "no refresh: the fastest")
-        XCTAssertEqual(try set(55000), .setCustomMode("HDMI-A-1", OutputMode(width: 1920, height: 1080, refreshMilliHertz: 55000)))
+        XCTAssertEqual(try set(55000), .setCustomMode("HDMI-A-1", OutputMode(size: Size(width: 1920, height: 1080), refreshMilliHertz: 55000)))
     }
 
     func test_anUnlistedModeBecomesACustomMode() throws {
-        let actions = try ConfigurationPlan.switching("DP-1", to: OutputMode(width: 1280, height: 720, refreshMilliHertz: 0),
+        let actions = try ConfigurationPlan.switching("DP-1", to: OutputMode(size: Size(width: 1280, height: 720), refreshMilliHertz: 0),
                                                       heads: [hdmi, dp], connected: ["HDMI-A-1", "DP-1"])
-        XCTAssertEqual(actions[1], .setCustomMode("DP-1", OutputMode(width: 1280, height: 720, refreshMilliHertz: 0)))
+        XCTAssertEqual(actions[1], .setCustomMode("DP-1", OutputMode(size: Size(width: 1280, height: 720), refreshMilliHertz: 0)))
     }
 
     func test_aLiveOutputDescribedAsOffStopsEverything() {
@@ -190,7 +196,7 @@ final class ConfigurationPlanTests: XCTestCase {
         var broken = dp
         broken.enabled = false
         broken.currentMode = nil
-        XCTAssertThrowsError(try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(width: 1024, height: 768, refreshMilliHertz: 0),
+        XCTAssertThrowsError(try ConfigurationPlan.switching("HDMI-A-1", to: OutputMode(size: Size(width: 1024, height: 768), refreshMilliHertz: 0),
                                                              heads: [hdmi, broken], connected: ["HDMI-A-1", "DP-1"])) { error in
             XCTAssertTrue("\(error)".contains("describes DP-1 as off"), "\(error)")
         }

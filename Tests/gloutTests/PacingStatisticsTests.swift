@@ -9,9 +9,9 @@ final class PacingStatisticsTests: XCTestCase {
     /// Frames whose callbacks arrive at `times` (ms), each committed 2 ms later.
     func samples(callbacksAt times: [Double]) -> [FrameSample] {
         times.enumerated().map { index, ms in
-            let arrival = UInt64(ms * 1e6)
+            let arrival = MonotonicInstant(nanoseconds: UInt64(ms * 1e6))
             return FrameSample(index: UInt64(index), callbackArrival: arrival, callbackTime: UInt32(ms),
-                               renderStart: arrival, commit: arrival + 2_000_000, cpuNanoseconds: 500_000)
+                               renderStart: arrival, commit: arrival + .milliseconds(2), cpuTime: .microseconds(500))
         }
     }
 
@@ -95,7 +95,7 @@ final class PacingStatisticsTests: XCTestCase {
 
     func test_presentationTimesWinWhenMostFramesHaveThem() {
         var frames = samples(callbacksAt: [0, 16, 32, 48])
-        for i in frames.indices { frames[i].presented = UInt64(i) * 20_000_000 + 5_000_000 }
+        for i in frames.indices { frames[i].presented = MonotonicInstant(nanoseconds: UInt64(i) * 20_000_000 + 5_000_000) }
         let pacing = OutputPacing(samples: frames, period: period)
         XCTAssertEqual(pacing.source, .presentation)
         XCTAssertEqual(pacing.intervals.p50, 20, accuracy: 1e-9)
@@ -105,8 +105,10 @@ final class PacingStatisticsTests: XCTestCase {
     }
 
     func test_withoutCallbacksTheCommitTimesAreUsed() {
-        let commits = (0..<5).map { FrameSample(index: UInt64($0), renderStart: UInt64($0) * 33_000_000,
-                                                commit: UInt64($0) * 33_000_000 + 1_000_000) }
+        let commits = (0..<5).map { index -> FrameSample in
+            let start = MonotonicInstant(nanoseconds: UInt64(index) * 33_000_000)
+            return FrameSample(index: UInt64(index), renderStart: start, commit: start + .milliseconds(1))
+        }
         let pacing = OutputPacing(samples: commits, period: period)
         XCTAssertEqual(pacing.source, .commit)
         XCTAssertEqual(pacing.intervals.mean, 33, accuracy: 1e-9)

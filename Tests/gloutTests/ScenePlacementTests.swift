@@ -4,7 +4,7 @@ import WaylandOutputs
 
 final class ScenePlacementTests: XCTestCase {
     func target(_ output: Output, _ width: Int32, _ height: Int32) -> RenderTarget {
-        RenderTarget(output: output, pixelWidth: width, pixelHeight: height, bufferScale: 1)
+        RenderTarget(output: output, pixelSize: Size(width: width, height: height), bufferScale: 1)
     }
 
     func test_independentGivesThePrimaryTheControlViewAndOthersTheContentView() {
@@ -13,17 +13,16 @@ final class ScenePlacementTests: XCTestCase {
         XCTAssertEqual(SceneRenderer.placement(of: a, target: target(a, 1280, 720), state: state).view, .control)
         let (view, layout) = SceneRenderer.placement(of: b, target: target(b, 800, 600), state: state)
         XCTAssertEqual(view, .content)
-        XCTAssertEqual(layout.canvas, PixelRect(x: 0, y: 0, width: 800, height: 600))
+        XCTAssertEqual(layout.canvas, Rect(x: 0, y: 0, width: 800, height: 600))
     }
 
     func test_mirrorLetterboxesThePrimaryPictureEverywhereWithThePrimarysLayout() {
         var state = Scene.State(layout: .mirror, primary: "A", start: 0)
-        state.primaryPixelWidth = 1280
-        state.primaryPixelHeight = 720
+        state.primaryPixelSize = Size(width: 1280, height: 720)
         let a = Output(id: 1, name: "A"), b = Output(id: 2, name: "B")
         let (view, small) = SceneRenderer.placement(of: b, target: target(b, 800, 600), state: state)
         XCTAssertEqual(view, .control)
-        XCTAssertEqual(small.canvas, PixelRect(x: 0, y: 75, width: 800, height: 450))
+        XCTAssertEqual(small.canvas, Rect(x: 0, y: 75, width: 800, height: 450))
         let large = SceneRenderer.placement(of: a, target: target(a, 1280, 720), state: state).layout
         // The same picture: every position scales by 800/1280.
         XCTAssertEqual(small.horizontal, large.horizontal)
@@ -34,17 +33,17 @@ final class ScenePlacementTests: XCTestCase {
 
     func test_frozenSceneTimeIgnoresTheClock() {
         let state = Scene.State(layout: .independent, frozen: 2.5, start: 100)
-        XCTAssertEqual(state.time(at: 9_000_000_000), 2.5)
+        XCTAssertEqual(state.time(at: MonotonicInstant(nanoseconds: 9_000_000_000)), 2.5)
         let running = Scene.State(layout: .independent, start: 1_000_000_000)
-        XCTAssertEqual(running.time(at: 3_000_000_000), 2.0)
+        XCTAssertEqual(running.time(at: MonotonicInstant(nanoseconds: 3_000_000_000)), 2.0)
     }
 }
 
 final class SceneLayoutTests: XCTestCase {
-    let full = PixelRect(x: 0, y: 0, width: 1280, height: 720)
+    let full = Rect(x: 0, y: 0, width: 1280, height: 720)
 
     func test_dynamicRegionsStayInsideTheCanvasAndCoverTheMovingParts() {
-        let layout = SceneLayout.make(area: PixelRect(x: 0, y: 75, width: 800, height: 450))
+        let layout = SceneLayout.make(area: Rect(x: 0, y: 75, width: 800, height: 450))
         for view in [SceneView.control, .content] {
             for region in layout.dynamicRegions(of: view) {
                 XCTAssertGreaterThanOrEqual(region.x, layout.canvas.x)
@@ -78,7 +77,7 @@ final class SceneLayoutTests: XCTestCase {
         XCTAssertEqual([landscape.horizontal, landscape.vertical], [.regular, .regular])
         XCTAssertGreaterThan(landscape.tiles.x, landscape.dial.x, "side by side")
 
-        let portrait = SceneLayout.make(area: PixelRect(x: 0, y: 0, width: 720, height: 1280))
+        let portrait = SceneLayout.make(area: Rect(x: 0, y: 0, width: 720, height: 1280))
         XCTAssertEqual([portrait.horizontal, portrait.vertical], [.compact, .regular])
         XCTAssertGreaterThan(portrait.tiles.y, portrait.dial.y + portrait.dial.radius, "stacked: tiles below the dial")
         XCTAssertLessThanOrEqual(portrait.dial.x + portrait.dial.radius, 720)
@@ -87,21 +86,21 @@ final class SceneLayoutTests: XCTestCase {
         let small = SceneLayout.make(area: full, pixelsPerPoint: 2)
         XCTAssertEqual([small.horizontal, small.vertical], [.compact, .compact])
         // A short wide strip stays side by side.
-        let strip = SceneLayout.make(area: PixelRect(x: 0, y: 0, width: 1920, height: 400))
+        let strip = SceneLayout.make(area: Rect(x: 0, y: 0, width: 1920, height: 400))
         XCTAssertEqual([strip.horizontal, strip.vertical], [.regular, .compact])
         XCTAssertGreaterThan(strip.tiles.x, strip.dial.x)
     }
 
     func test_overscanScaleShrinksThePictureByHalfThePercentageOnEachSide() {
         let layout = SceneLayout.make(area: full, overscan: .scale(percent: 10))
-        XCTAssertEqual(layout.canvas, PixelRect(x: 64, y: 36, width: 1152, height: 648))
+        XCTAssertEqual(layout.canvas, Rect(x: 64, y: 36, width: 1152, height: 648))
         XCTAssertEqual(layout.safe, layout.canvas)
     }
 
     func test_overscanInsetKeepsTheBackgroundToTheEdgesAndEachEdgeIsItsOwn() {
         let layout = SceneLayout.make(area: full, overscan: .inset(Insets(top: 10, right: 0, bottom: 5, left: 20)))
         XCTAssertEqual(layout.canvas, full)
-        XCTAssertEqual(layout.safe, PixelRect(x: 256, y: 72, width: 1024, height: 612))
+        XCTAssertEqual(layout.safe, Rect(x: 256, y: 72, width: 1024, height: 612))
         XCTAssertGreaterThanOrEqual(layout.dial.x - layout.dial.radius, 256, "the dial keeps out of the left inset")
         XCTAssertLessThanOrEqual(layout.tiles.x + layout.tiles.width, 1280)
     }
@@ -109,7 +108,7 @@ final class SceneLayoutTests: XCTestCase {
     func test_anAsymmetricSafeAreaInPointsMovesTheForegroundOffOneEdgeOnly() {
         let plain = SceneLayout.make(area: full, pixelsPerPoint: 1)
         let inset = SceneLayout.make(area: full, pixelsPerPoint: 1, safeArea: Insets(top: 0, right: 0, bottom: 0, left: 200))
-        XCTAssertEqual(inset.safe, PixelRect(x: 200, y: 0, width: 1080, height: 720))
+        XCTAssertEqual(inset.safe, Rect(x: 200, y: 0, width: 1080, height: 720))
         XCTAssertGreaterThan(inset.dial.x, plain.dial.x)
         // Only the left edge moved: the safe area still reaches the other three.
         XCTAssertEqual(inset.safe.x + inset.safe.width, 1280)
@@ -117,14 +116,14 @@ final class SceneLayoutTests: XCTestCase {
         XCTAssertLessThanOrEqual(inset.tiles.x + inset.tiles.width, 1280)
         XCTAssertEqual(inset.bandHeight, plain.bandHeight)
         // Points become pixels at the output's scale.
-        let scaled = SceneLayout.make(area: PixelRect(x: 0, y: 0, width: 2560, height: 1440), pixelsPerPoint: 2,
+        let scaled = SceneLayout.make(area: Rect(x: 0, y: 0, width: 2560, height: 1440), pixelsPerPoint: 2,
                                       safeArea: Insets(top: 10, right: 0, bottom: 0, left: 0))
         XCTAssertEqual(scaled.safe.y, 20)
     }
 
     func test_overscanAndSafeAreaCombine() {
         let layout = SceneLayout.make(area: full, overscan: .scale(percent: 10), safeArea: Insets(all: 10))
-        XCTAssertEqual(layout.canvas, PixelRect(x: 64, y: 36, width: 1152, height: 648))
-        XCTAssertEqual(layout.safe, PixelRect(x: 74, y: 46, width: 1132, height: 628))
+        XCTAssertEqual(layout.canvas, Rect(x: 64, y: 36, width: 1152, height: 648))
+        XCTAssertEqual(layout.safe, Rect(x: 74, y: 46, width: 1132, height: 628))
     }
 }

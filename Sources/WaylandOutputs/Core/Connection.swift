@@ -112,7 +112,7 @@ public final class Connection: @unchecked Sendable {
     private let readers = Atomic<Int>(0)
 
     /// Dispatches the main queue once: events already read, or waits up to `timeout`
-    /// seconds (nil: forever) for events or one of `watching` to become readable.
+    /// (nil: forever) for events or one of `watching` to become readable.
     /// Returns the descriptors from `watching` that are readable.
     ///
     /// While render threads read the socket (every ``OutputWindow`` does), this thread
@@ -120,7 +120,7 @@ public final class Connection: @unchecked Sendable {
     /// queue. That halves the wake-ups per frame (measured: 11.2 K against 6.2 K
     /// context switches in 10 s on one 60 Hz output).
     @discardableResult
-    public func dispatch(timeout: Double?, watching: [Int32] = []) throws -> [Int32] {
+    public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         runMainThreadWork()
         defer { runMainThreadWork() }
         guard readers.load(ordering: .acquiring) > 0 else {

@@ -19,8 +19,9 @@ public final class EventQueue: @unchecked Sendable {
         self.ownsWakeFD = false
     }
 
-    /// A new queue of its own (wl_display_create_queue) with its own wake-up eventfd.
-    init(connection: Connection) {
+    /// A new queue of its own (wl_display_create_queue) with its own wake-up eventfd, for
+    /// a thread of your own to dispatch.
+    public init(connection: Connection) {
         self.connection = connection
         self.queue = wl_display_create_queue(connection.display)
         self.wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -51,11 +52,11 @@ public final class EventQueue: @unchecked Sendable {
         wl_proxy_wrapper_destroy(UnsafeMutableRawPointer(wrapper))
     }
 
-    /// Dispatches events already queued, or else waits up to `timeout` seconds (nil:
+    /// Dispatches events already queued, or else waits up to `timeout` (nil:
     /// without limit) for the display socket, the wake-up fd or one of `watching`, reads
     /// and dispatches. Returns the descriptors of `watching` that are readable.
     @discardableResult
-    public func dispatch(timeout: Double?, watching: [Int32] = []) throws -> [Int32] {
+    public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         let display = connection.display
         if prepareRead() != 0 {
             if dispatchPending() < 0 { throw lostError() }
@@ -88,24 +89,24 @@ public final class EventQueue: @unchecked Sendable {
         return polled.watching
     }
 
-    /// Waits up to `timeout` seconds (nil: forever) for the wake-up fd or one of
+    /// Waits up to `timeout` (nil: forever) for the wake-up fd or one of
     /// `watching`, without reading the socket (another thread does). Returns the
     /// descriptors of `watching` that are readable.
-    func wait(timeout: Double?, watching: [Int32]) throws -> [Int32] {
+    func wait(timeout: Duration?, watching: [Int32]) throws -> [Int32] {
         try poll(nil, timeout: timeout, watching: watching).watching
     }
 
     /// Polls `socket` (when given), the wake-up fd and `watching` for up to `timeout`
-    /// seconds (nil: forever), and drains the wake-up fd. Returns the socket's revents
+    /// (nil: forever), and drains the wake-up fd. Returns the socket's revents
     /// (0 on a timeout or an interruption) and the readable descriptors of `watching`.
-    private func poll(_ socket: (fd: Int32, events: Int16)?, timeout: Double?,
+    private func poll(_ socket: (fd: Int32, events: Int16)?, timeout: Duration?,
                       watching: [Int32]) throws -> (socket: Int16, watching: [Int32]) {
         // A fixed-size literal the compiler keeps on the stack (a render thread polls
         // every frame and must not allocate); poll skips the socket's entry when it is -1.
         var fds = [pollfd(fd: socket?.fd ?? -1, events: socket?.events ?? 0, revents: 0),
                    pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         if !watching.isEmpty { fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
-        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
+        let milliseconds = timeout.map { Int32(max(0, min($0.inSeconds * 1000, 86_400_000)).rounded(.up)) } ?? -1
         let ready = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
         if ready < 0 && errno != EINTR { throw lostError() }
         guard ready > 0 else { return (0, []) }

@@ -3,7 +3,7 @@
 public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
     case preferred, current, highest, lowest
     /// A size, with a refresh in mHz when one was given.
-    case size(width: Int32, height: Int32, refreshMilliHertz: Int32?)
+    case size(Size, refreshMilliHertz: Int32?)
 
     /// Parses "preferred", "1024x768" or "1024x768@60" (Hz, decimals allowed).
     public init?(_ text: String) {
@@ -23,7 +23,7 @@ public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
                 guard let value = Double(hz), value > 0, value <= 1000 else { return nil }
                 refresh = Int32((value * 1000).rounded())
             }
-            self = .size(width: w, height: h, refreshMilliHertz: refresh)
+            self = .size(Size(width: w, height: h), refreshMilliHertz: refresh)
         }
     }
 
@@ -33,8 +33,8 @@ public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
         case .current: "current"
         case .highest: "highest"
         case .lowest: "lowest"
-        case let .size(w, h, refresh?): OutputMode(width: w, height: h, refreshMilliHertz: refresh).description
-        case let .size(w, h, nil): "\(w)x\(h)"
+        case let .size(size, refresh?): OutputMode(size: size, refreshMilliHertz: refresh).description
+        case let .size(size, nil): "\(size)"
         }
     }
 
@@ -56,10 +56,10 @@ public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
         case .lowest:
             guard let mode = modes.first else { throw missing() }
             return mode
-        case let .size(w, h, refresh):
-            if let mode = modes.named(width: w, height: h, refreshMilliHertz: refresh) { return mode }
+        case let .size(size, refresh):
+            if let mode = modes.named(size, refreshMilliHertz: refresh) { return mode }
             guard allowCustom else { throw missing() }
-            return OutputMode(width: w, height: h, refreshMilliHertz: refresh ?? 0)
+            return OutputMode(size: size, refreshMilliHertz: refresh ?? 0)
         }
     }
 }
@@ -79,9 +79,9 @@ public struct ModeError: Error, Equatable, CustomStringConvertible {
 extension OutputMode {
     /// Lowest to highest: fewer pixels first, then lower refresh.
     public static func lowToHigh(_ a: OutputMode, _ b: OutputMode) -> Bool {
-        let pa = Int64(a.width) * Int64(a.height), pb = Int64(b.width) * Int64(b.height)
+        let pa = Int64(a.size.width) * Int64(a.size.height), pb = Int64(b.size.width) * Int64(b.size.height)
         if pa != pb { return pa < pb }
-        if a.width != b.width { return a.width < b.width }
+        if a.size.width != b.size.width { return a.size.width < b.size.width }
         return a.refreshMilliHertz < b.refreshMilliHertz
     }
 }

@@ -12,9 +12,8 @@ public struct Output: Sendable, Equatable, Identifiable {
     /// Manufacturer and model from wl_output.geometry.
     public var make: String
     public var model: String
-    /// Physical size in millimetres (0 when unknown, e.g. projectors and virtual outputs).
-    public var physicalWidthMillimetres: Int32
-    public var physicalHeightMillimetres: Int32
+    /// Physical size in millimetres (0x0 when unknown, e.g. projectors and virtual outputs).
+    public var physicalSize: Size
     public var subpixel: Subpixel
     /// How the compositor rotates and flips content for this output.
     public var transform: OutputTransform
@@ -22,33 +21,25 @@ public struct Output: Sendable, Equatable, Identifiable {
     public var scale: Int32
     /// Every mode the output offers, lowest to highest (pixels, then refresh).
     public var modes: [OutputMode]
-    /// Position and size in the compositor's logical space (xdg-output; without it, the
-    /// size derives from the current mode, the transform and the scale).
-    public var logicalX: Int32
-    public var logicalY: Int32
-    public var logicalWidth: Int32
-    public var logicalHeight: Int32
+    /// Position and size in the compositor's logical space, in points (xdg-output;
+    /// without it, the size derives from the current mode, the transform and the scale).
+    public var logicalFrame: Rect
 
     public init(id: UInt32, name: String, description: String = "", make: String = "",
-                model: String = "", physicalWidthMillimetres: Int32 = 0,
-                physicalHeightMillimetres: Int32 = 0, subpixel: Subpixel = .unknown,
+                model: String = "", physicalSize: Size = .zero, subpixel: Subpixel = .unknown,
                 transform: OutputTransform = .normal, scale: Int32 = 1, modes: [OutputMode] = [],
-                logicalX: Int32 = 0, logicalY: Int32 = 0, logicalWidth: Int32 = 0, logicalHeight: Int32 = 0) {
+                logicalFrame: Rect = .zero) {
         self.id = id
         self.name = name
         self.description = description
         self.make = make
         self.model = model
-        self.physicalWidthMillimetres = physicalWidthMillimetres
-        self.physicalHeightMillimetres = physicalHeightMillimetres
+        self.physicalSize = physicalSize
         self.subpixel = subpixel
         self.transform = transform
         self.scale = scale
         self.modes = modes
-        self.logicalX = logicalX
-        self.logicalY = logicalY
-        self.logicalWidth = logicalWidth
-        self.logicalHeight = logicalHeight
+        self.logicalFrame = logicalFrame
     }
 
     /// The mode the output shows now.
@@ -58,8 +49,7 @@ public struct Output: Sendable, Equatable, Identifiable {
 
     /// The size, in pixels, of a buffer that covers the output at its scale:
     /// logical size times scale.
-    public var pixelWidth: Int32 { logicalWidth * scale }
-    public var pixelHeight: Int32 { logicalHeight * scale }
+    public var pixelSize: Size { logicalFrame.size * scale }
 }
 
 /// wl_output.subpixel.

@@ -1,19 +1,44 @@
 import CWayland
 
+/// How the compositor answered a configuration (zwlr_output_configuration_v1's
+/// succeeded, failed or cancelled event).
+public enum ConfigurationOutcome: Sendable, Equatable {
+    /// Applied.
+    case succeeded
+    /// Not applied: the compositor could not do it.
+    case failed
+    /// Not applied: the outputs changed while the configuration was made.
+    case cancelled
+}
+
 /// What went wrong changing an output's mode through wlr-output-management.
 public enum OutputManagementError: Error, Equatable, CustomStringConvertible {
     /// The compositor does not offer zwlr_output_manager_v1.
     case unavailable
     /// No head has this name.
     case unknownHead(String)
-    /// The compositor refused the configuration (failed), or it did not answer.
-    case refused(String)
+    /// The compositor describes a head that is on as off or without a mode (sway 1.7 does
+    /// for outputs with custom modes, such as headless ones); a configuration built on it
+    /// would turn live outputs off, so none is sent.
+    case untrustedDescription(head: String)
+    /// The compositor has not described its heads (no done event yet).
+    case noState
+    /// The compositor answered with failed or cancelled.
+    case refused(ConfigurationOutcome)
+    /// The compositor did not answer in time.
+    case noAnswer(after: Duration)
 
     public var description: String {
         switch self {
         case .unavailable: "the compositor does not offer zwlr_output_manager_v1 (wlr-output-management)"
         case .unknownHead(let name): "wlr-output-management knows no output named \(name)"
-        case .refused(let why): "the compositor refused the new mode: \(why)"
+        case .untrustedDescription(let head):
+            "the compositor refused the new mode: wlr-output-management describes \(head) as off or without a mode "
+                + "although it is on; not trusting it (sway 1.7 does this for outputs with custom modes, such as headless ones)"
+        case .noState: "the compositor refused the new mode: no state from the compositor yet"
+        case .refused(.cancelled): "the compositor refused the new mode: the outputs changed meanwhile (cancelled)"
+        case .refused: "the compositor refused the new mode: the configuration failed"
+        case .noAnswer(let after): "the compositor refused the new mode: no answer within \(after)"
         }
     }
 }
@@ -57,14 +82,11 @@ enum ConfigurationPlan {
                                  connected: Set<String>) throws -> [Action] {
         guard heads.contains(where: { $0.name == target }) else { throw OutputManagementError.unknownHead(target) }
         for head in heads where connected.contains(head.name) && (!head.enabled || head.currentMode == nil) {
-            throw OutputManagementError.refused(
-                "wlr-output-management describes \(head.name) as off or without a mode although it is on; "
-                + "not trusting it (sway 1.7 does this for outputs with custom modes, such as headless ones)")
+            throw OutputManagementError.untrustedDescription(head: head.name)
         }
         return heads.map { head in
             guard head.name == target else { return head.enabled ? .keep(head.name) : .keepOff(head.name) }
-            let listed = head.modes.named(width: mode.width, height: mode.height,
-                                          refreshMilliHertz: mode.refreshMilliHertz == 0 ? nil : mode.refreshMilliHertz)
+            let listed = head.modes.named(mode.size, refreshMilliHertz: mode.refreshMilliHertz == 0 ? nil : mode.refreshMilliHertz)
             return listed.map { .setMode(head.name, $0) } ?? .setCustomMode(head.name, mode)
         }
     }
@@ -121,7 +143,7 @@ public final class OutputManagement: ProxyOwner {
     private var serial: UInt32?
     /// Each changed head's mode before the first change.
     private var saved: [String: OutputMode] = [:]
-    private var outcome: String?
+    private var outcome: ConfigurationOutcome?
 
     /// Binds zwlr_output_manager_v1 and waits for the compositor's current state.
     init(connection: Connection, manager: OpaquePointer) throws {
@@ -142,7 +164,7 @@ public final class OutputManagement: ProxyOwner {
     public func modes(of name: String) -> [OutputMode] {
         guard let head = heads.first(where: { $0.name == name }) else { return [] }
         return head.modes.map {
-            OutputMode(width: $0.width, height: $0.height, refreshMilliHertz: $0.refresh,
+            OutputMode(size: Size(width: $0.width, height: $0.height), refreshMilliHertz: $0.refresh,
                        isCurrent: $0.proxy == head.current, isPreferred: $0.preferred)
         }.sorted(by: OutputMode.lowToHigh)
     }
@@ -151,7 +173,7 @@ public final class OutputManagement: ProxyOwner {
     var described: [ConfigurationPlan.Head] {
         heads.map { head in
             let current = head.currentMode.map {
-                OutputMode(width: $0.width, height: $0.height, refreshMilliHertz: $0.refresh, isCurrent: true,
+                OutputMode(size: Size(width: $0.width, height: $0.height), refreshMilliHertz: $0.refresh, isCurrent: true,
                            isPreferred: $0.preferred)
             }
             return ConfigurationPlan.Head(name: head.name, enabled: head.enabled, modes: modes(of: head.name),
@@ -162,8 +184,8 @@ public final class OutputManagement: ProxyOwner {
     /// Switches head `name` to `mode` (one it lists, else a custom mode), remembering its
     /// mode before the first change so that ``restore()`` can put it back. `connected`
     /// are the outputs the client sees (see ``ConfigurationPlan``). Waits up to
-    /// `timeout` seconds for the compositor's answer.
-    public func setMode(_ mode: OutputMode, on name: String, connected: Set<String>, timeout: Double = 5) throws {
+    /// `timeout` for the compositor's answer.
+    public func setMode(_ mode: OutputMode, on name: String, connected: Set<String>, timeout: Duration = .seconds(5)) throws {
         let actions = try ConfigurationPlan.switching(name, to: mode, heads: described, connected: connected)
         let original = described.first { $0.name == name }?.currentMode
         try apply(actions, timeout: timeout)
@@ -173,7 +195,7 @@ public final class OutputManagement: ProxyOwner {
     /// Puts back the mode of every head changed through this object. Returns the names of
     /// the heads restored.
     @discardableResult
-    public func restore(timeout: Double = 5) throws -> [String] {
+    public func restore(timeout: Duration = .seconds(5)) throws -> [String] {
         let changed = saved
         guard !changed.isEmpty else { return [] }
         let actions = described.map { head -> ConfigurationPlan.Action in
@@ -188,8 +210,8 @@ public final class OutputManagement: ProxyOwner {
 
     /// Sends a configuration made of `actions`, applies it and waits for succeeded,
     /// failed or cancelled.
-    private func apply(_ actions: [ConfigurationPlan.Action], timeout: Double) throws {
-        guard let serial else { throw OutputManagementError.refused("no state from the compositor yet") }
+    private func apply(_ actions: [ConfigurationPlan.Action], timeout: Duration) throws {
+        guard let serial else { throw OutputManagementError.noState }
         let configuration = zwlr_output_manager_v1_create_configuration(manager, serial)!
         defer { zwlr_output_configuration_v1_destroy(configuration) }
         zwlr_output_configuration_v1_add_listener(configuration, OutputManagement.configurationListener.pointer, userData)
@@ -208,32 +230,31 @@ public final class OutputManagement: ProxyOwner {
             headConfigurations.append(configured)
             switch action {
             case .setMode(_, let mode):
-                if let proxy = head.modes.first(where: { $0.width == mode.width && $0.height == mode.height
+                if let proxy = head.modes.first(where: { $0.width == mode.size.width && $0.height == mode.size.height
                     && $0.refresh == mode.refreshMilliHertz })?.proxy {
                     zwlr_output_configuration_head_v1_set_mode(configured, proxy)
                 }
             case .setCustomMode(_, let mode):
-                zwlr_output_configuration_head_v1_set_custom_mode(configured, mode.width, mode.height, mode.refreshMilliHertz)
+                zwlr_output_configuration_head_v1_set_custom_mode(configured, mode.size.width, mode.size.height,
+                                                                  mode.refreshMilliHertz)
             default:
                 break
             }
         }
         outcome = nil
         zwlr_output_configuration_v1_apply(configuration)
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
-        while outcome == nil && MonotonicClock.now() < deadline {
-            try connection.dispatch(timeout: Double(deadline - MonotonicClock.now()) / 1e9)
+        let deadline = MonotonicInstant.now + timeout
+        while outcome == nil && MonotonicInstant.now < deadline {
+            try connection.dispatch(timeout: deadline.fromNow)
         }
         switch outcome {
-        case "succeeded":
+        case .succeeded:
             // Let the new state (and the wl_output events it causes) arrive.
             try connection.roundtrip()
         case nil:
-            throw OutputManagementError.refused("no answer within \(timeout) s")
-        case "cancelled":
-            throw OutputManagementError.refused("the outputs changed meanwhile (cancelled)")
-        default:
-            throw OutputManagementError.refused(outcome!)
+            throw OutputManagementError.noAnswer(after: timeout)
+        case let refusal?:
+            throw OutputManagementError.refused(refusal)
         }
     }
 
@@ -289,8 +310,8 @@ public final class OutputManagement: ProxyOwner {
     ))
 
     private static let configurationListener = ListenerTable(zwlr_output_configuration_v1_listener(
-        succeeded: { data, _ in owner(data, as: OutputManagement.self).outcome = "succeeded" },
-        failed: { data, _ in owner(data, as: OutputManagement.self).outcome = "the configuration failed" },
-        cancelled: { data, _ in owner(data, as: OutputManagement.self).outcome = "cancelled" }
+        succeeded: { data, _ in owner(data, as: OutputManagement.self).outcome = .succeeded },
+        failed: { data, _ in owner(data, as: OutputManagement.self).outcome = .failed },
+        cancelled: { data, _ in owner(data, as: OutputManagement.self).outcome = .cancelled }
     ))
 }

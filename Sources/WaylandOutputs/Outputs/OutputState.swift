@@ -62,14 +62,13 @@ struct OutputState: Sendable {
     mutating func apply(_ event: OutputEvent) -> Output? {
         switch event {
         case let .geometry(pw, ph, subpixel, make, model, transform):
-            pending.physicalWidthMillimetres = pw
-            pending.physicalHeightMillimetres = ph
+            pending.physicalSize = Size(width: pw, height: ph)
             pending.subpixel = Subpixel(rawValue: subpixel) ?? .unknown
             pending.make = make
             pending.model = model
             pending.transform = OutputTransform(rawValue: transform) ?? .normal
         case let .mode(flags, width, height, refresh):
-            var mode = OutputMode(width: width, height: height, refreshMilliHertz: refresh,
+            var mode = OutputMode(size: Size(width: width, height: height), refreshMilliHertz: refresh,
                                   isCurrent: flags & 0x1 != 0, isPreferred: flags & 0x2 != 0)
             if mode.isCurrent {
                 for i in pending.modes.indices { pending.modes[i].isCurrent = false }
@@ -115,11 +114,11 @@ struct OutputState: Sendable {
         guard var output = committed else { return nil }
         if xdgVersion != nil {
             guard let size = committedXdg.size else { return nil }
-            output.logicalWidth = size.width
-            output.logicalHeight = size.height
+            output.logicalFrame.width = size.width
+            output.logicalFrame.height = size.height
             if let position = committedXdg.position {
-                output.logicalX = position.x
-                output.logicalY = position.y
+                output.logicalFrame.x = position.x
+                output.logicalFrame.y = position.y
             }
             // wl_output.name and .description (version 4) win over xdg-output's.
             if output.name.isEmpty, let name = committedXdg.name { output.name = name }
@@ -141,8 +140,8 @@ extension Output {
     /// Without xdg-output: the current mode, turned by the transform, divided by the scale.
     mutating func deriveLogicalSize() {
         guard let mode = currentMode else { return }
-        let (w, h) = transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
-        logicalWidth = w / max(1, scale)
-        logicalHeight = h / max(1, scale)
+        let size = transform.swapsAxes ? mode.size.transposed : mode.size
+        logicalFrame.width = size.width / max(1, scale)
+        logicalFrame.height = size.height / max(1, scale)
     }
 }

@@ -8,8 +8,10 @@ public enum ScreenEvent: Sendable, Equatable {
     case disconnected(Output)
 }
 
-/// The application's view of the outputs: an ordered list with a primary, and
-/// connected / changed / disconnected events. Use it on the connection's main thread.
+/// The outputs the compositor offers: an ordered list with connected / changed /
+/// disconnected events, and the input tied to them. ``DisplaySession`` builds on it; use
+/// it alone for a program that opens its windows itself. Use it on the connection's main
+/// thread.
 public final class Screens {
     public let connection: Connection
     let registry: Registry
@@ -20,9 +22,6 @@ public final class Screens {
     /// wl_output proxy to output name, readable from render threads.
     let proxyNames = ProxyNames()
 
-    /// The output the application wants as primary, by name; when absent, the first in
-    /// ``ScreenOrder`` order is primary.
-    public var preferredPrimary: String?
     /// Receives every event; set it before ``start()``.
     public var onEvent: ((ScreenEvent) -> Void)?
     /// Receives keyboard, pointer and touch input, tied to outputs. The seats are bound
@@ -37,9 +36,8 @@ public final class Screens {
     let surfaces = SurfaceDirectory()
     private var seats: [UInt32: Seat] = [:]
 
-    public init(connection: Connection, preferredPrimary: String? = nil) {
+    public init(connection: Connection) {
         self.connection = connection
-        self.preferredPrimary = preferredPrimary
         registry = Registry(connection: connection)
         registry.outputAdded = { [unowned self] id, version in addOutput(id: id, version: version) }
         registry.globalRemoved = { [unowned self] id in
@@ -82,9 +80,6 @@ public final class Screens {
     /// Described outputs in ``ScreenOrder`` order.
     public var outputs: [Output] { list.ordered }
 
-    /// The primary output (see ``preferredPrimary``).
-    public var primary: Output? { ScreenOrder.primary(of: list.ordered, preferred: preferredPrimary) }
-
     /// The output with this name, if it is connected and described.
     public func output(named name: String) -> Output? { list.ordered.first { $0.name == name } }
 
@@ -112,8 +107,10 @@ public final class Screens {
 
     private var management: OutputManagement?
 
-    /// When the compositor announced the output's wl_output global (MonotonicClock ns).
-    public func announcementTime(of id: UInt32) -> UInt64? { registry.globals[id]?.announced }
+    /// When the compositor announced the output's wl_output global.
+    public func announcementTime(of id: UInt32) -> MonotonicInstant? {
+        registry.globals[id].map { MonotonicInstant(nanoseconds: $0.announced) }
+    }
 
     /// A hold on the wl_output of output `id` for a window, nil if it is not connected.
     func lease(_ id: UInt32) -> OutputLease? {

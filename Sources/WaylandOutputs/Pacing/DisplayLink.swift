@@ -1,18 +1,18 @@
 import CWayland
 
-/// One frame a ``DisplayLink`` hands to the renderer, in MonotonicClock nanoseconds.
+/// One frame a ``DisplayLink`` hands to the renderer (the names are CADisplayLink's).
 public struct DisplayLinkFrame: Sendable {
     /// Frames this link has produced before this one.
     public var index: UInt64
     /// The refresh this frame follows: arrival of its frame callback (for a first frame
     /// or a redraw after a resize, the moment it started).
-    public var timestamp: UInt64
+    public var timestamp: MonotonicInstant
     /// When this frame should reach the screen: `timestamp` plus `frameInterval` periods.
-    public var targetTimestamp: UInt64
+    public var targetTimestamp: MonotonicInstant
     /// The refresh period: from presentation feedback, else the current mode, else measured.
-    public var duration: UInt64
+    public var duration: Duration
 
-    public init(index: UInt64, timestamp: UInt64, targetTimestamp: UInt64, duration: UInt64) {
+    public init(index: UInt64, timestamp: MonotonicInstant, targetTimestamp: MonotonicInstant, duration: Duration) {
         self.index = index
         self.timestamp = timestamp
         self.targetTimestamp = targetTimestamp
@@ -34,13 +34,13 @@ final class DisplayLink: ProxyOwner {
     var onResume: (() -> Void)?
 
     init(output: Output) {
-        timing = DisplayLinkTiming(modePeriod: output.currentMode?.refreshPeriodNanoseconds)
+        timing = DisplayLinkTiming(modePeriod: output.currentMode?.refreshPeriod.map { UInt64($0.inNanoseconds) })
     }
 
     deinit { cancel() }
 
     func update(output: Output) {
-        timing.modePeriod = output.currentMode?.refreshPeriodNanoseconds
+        timing.modePeriod = output.currentMode?.refreshPeriod.map { UInt64($0.inNanoseconds) }
     }
 
     func apply(_ settings: DisplayLinkSettings) {

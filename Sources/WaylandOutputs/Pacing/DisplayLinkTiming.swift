@@ -100,9 +100,9 @@ struct DisplayLinkTiming: Sendable {
     /// Starts a frame at `now` (the caller then requests the callback and commits).
     mutating func startFrame(now: UInt64) -> DisplayLinkFrame {
         let timestamp = redrawRequested ? now : (lastCallback ?? now)
-        let frame = DisplayLinkFrame(index: frameCount, timestamp: timestamp,
-                                     targetTimestamp: timestamp + UInt64(effectiveInterval) * duration,
-                                     duration: duration)
+        let frame = DisplayLinkFrame(index: frameCount, timestamp: MonotonicInstant(nanoseconds: timestamp),
+                                     targetTimestamp: MonotonicInstant(nanoseconds: timestamp + UInt64(effectiveInterval) * duration),
+                                     duration: .nanoseconds(Int64(duration)))
         frameCount += 1
         redrawRequested = false
         callbackPending = true

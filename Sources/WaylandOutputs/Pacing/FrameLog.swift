@@ -1,36 +1,36 @@
-/// What happened to one frame of one output, in MonotonicClock nanoseconds.
+/// What happened to one frame of one output.
 public struct FrameSample: Sendable, Equatable {
     /// The frame's number on its output, from 0.
     public var index: UInt64
     /// Arrival of the frame callback that started this frame; nil when no callback did
     /// (the first frame, a redraw forced by a resize, or a loop paced by eglSwapBuffers).
-    public var callbackArrival: UInt64?
+    public var callbackArrival: MonotonicInstant?
     /// The compositor's own time in wl_callback.done: milliseconds, 32 bits, wrapping.
     public var callbackTime: UInt32?
     /// When the renderer was called, and when eglSwapBuffers (the commit) returned.
-    public var renderStart: UInt64
-    public var commit: UInt64
+    public var renderStart: MonotonicInstant
+    public var commit: MonotonicInstant
     /// CPU time the render thread spent on this frame (render and swap).
-    public var cpuNanoseconds: UInt64
-    /// When the frame reached the screen (wp_presentation_feedback.presented), converted
-    /// to CLOCK_MONOTONIC; nil until known, and forever where the compositor never says.
-    public var presented: UInt64?
-    /// The refresh period the compositor reported with `presented` (0: unknown).
-    public var presentedRefresh: UInt64?
+    public var cpuTime: Duration
+    /// When the frame reached the screen (wp_presentation_feedback.presented); nil until
+    /// known, and forever where the compositor never says.
+    public var presented: MonotonicInstant?
+    /// The refresh period the compositor reported with `presented` (zero: unknown).
+    public var presentedRefresh: Duration?
     /// The compositor's refresh counter and wp_presentation_feedback kind flags.
     public var presentedSequence: UInt64?
     public var presentationFlags: UInt32?
     /// The compositor never showed this frame (wp_presentation_feedback.discarded).
     public var discarded = false
 
-    public init(index: UInt64, callbackArrival: UInt64? = nil, callbackTime: UInt32? = nil, renderStart: UInt64,
-                commit: UInt64, cpuNanoseconds: UInt64 = 0) {
+    public init(index: UInt64, callbackArrival: MonotonicInstant? = nil, callbackTime: UInt32? = nil,
+                renderStart: MonotonicInstant, commit: MonotonicInstant, cpuTime: Duration = .zero) {
         self.index = index
         self.callbackArrival = callbackArrival
         self.callbackTime = callbackTime
         self.renderStart = renderStart
         self.commit = commit
-        self.cpuNanoseconds = cpuNanoseconds
+        self.cpuTime = cpuTime
     }
 }
 
@@ -45,7 +45,7 @@ public struct FrameLog: Sendable {
         if let capacity { samples.reserveCapacity(capacity * 2) }
     }
 
-    mutating func append(_ sample: FrameSample) {
+    public mutating func append(_ sample: FrameSample) {
         samples.append(sample)
         // Trim in chunks, so appending stays amortised O(1) and allocation-free.
         if let capacity, samples.count >= capacity * 2 {

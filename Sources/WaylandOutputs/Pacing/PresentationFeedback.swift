@@ -3,9 +3,9 @@ import Glibc
 
 /// What the compositor said about a frame through wp_presentation_feedback.
 public enum PresentationResult: Sendable, Equatable {
-    /// Shown at `time` (CLOCK_MONOTONIC ns), with the refresh period (0: unknown),
-    /// refresh counter and kind flags the compositor gave.
-    case presented(time: UInt64, refresh: UInt64, sequence: UInt64, flags: UInt32)
+    /// Shown at `time`, with the refresh period (zero: unknown), refresh counter and kind
+    /// flags the compositor gave.
+    case presented(time: MonotonicInstant, refresh: Duration, sequence: UInt64, flags: UInt32)
     /// Never shown.
     case discarded
 }
@@ -109,7 +109,7 @@ final class PresentationFeedback {
             let request = owner(data, as: Request.self)
             let feedback = request.owner
             let time = feedback.monotonic(seconds: UInt64(secondsHigh) << 32 | UInt64(secondsLow), nanoseconds: nanoseconds)
-            feedback.finish(request, .presented(time: time, refresh: UInt64(refresh),
+            feedback.finish(request, .presented(time: MonotonicInstant(nanoseconds: time), refresh: .nanoseconds(Int64(refresh)),
                                                 sequence: UInt64(sequenceHigh) << 32 | UInt64(sequenceLow), flags: flags))
         },
         discarded: { data, _ in

@@ -111,8 +111,8 @@ public final class Graphics: @unchecked Sendable {
         }
     }
 
-    /// A context in the shared context's share group for one render thread: one a closed
-    /// window gave back, else a new one. Give it back with ``returnContext(_:)``.
+    /// A context in the shared context's share group for one thread: one a closed window
+    /// gave back, else a new one.
     ///
     /// Contexts are reused, never destroyed while windows draw: Mesa (22.3 up to at least
     /// 24.0) frees a context's shader variants from the shared programs' variant lists in
@@ -120,21 +120,22 @@ public final class Graphics: @unchecked Sendable {
     /// lists to draw, so a window closing while another draws could crash the other (seen
     /// once in about 300 unplugs in the storm test: SIGSEGV in swrast_dri.so on the
     /// drawing thread while the closing one was in it too).
-    func takeContext() throws -> EGLContext {
-        if let spare = spareContexts.withLock({ $0.popLast() }) { return spare }
-        return try Graphics.createContext(display, config, sharing: sharedContext)
+    public func makeContext() throws -> RenderContext {
+        if let spare = spareContexts.withLock({ $0.popLast() }) { return RenderContext(spare, graphics: self) }
+        return RenderContext(try Graphics.createContext(display, config, sharing: sharedContext), graphics: self)
     }
 
     /// Contexts waiting for a window.
     var spareContextCount: Int { spareContexts.withLock { $0.count } }
 
-    /// Takes back a context from ``takeContext()``. Call it with the context current and
-    /// the window's GL objects deleted: it puts the state a renderer may have changed back
-    /// to GL's defaults, releases the context from the thread and keeps it for the next
-    /// window.
+    /// Takes back a released ``RenderContext`` (its GL objects deleted): puts the state a
+    /// renderer may have changed back to GL's defaults, releases the context from the
+    /// thread and keeps it for the next window.
     func returnContext(_ context: EGLContext) {
-        if eglGetCurrentContext() == context { Graphics.resetState() }
-        eglMakeCurrent(display, nil, nil, nil)
+        serialized {
+            if eglMakeCurrent(display, nil, nil, context) == EGL_TRUE { Graphics.resetState() }
+            eglMakeCurrent(display, nil, nil, nil)
+        }
         spareContexts.withLock { $0.append(context) }
     }
 

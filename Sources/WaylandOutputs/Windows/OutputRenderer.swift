@@ -26,17 +26,16 @@ public struct RenderTarget: Sendable, Equatable {
     public var scaling: SurfaceScaling
 
     /// Buffer size in pixels.
-    public var pixelWidth: Int32 { scaling.bufferWidth }
-    public var pixelHeight: Int32 { scaling.bufferHeight }
+    public var pixelSize: Size { scaling.bufferSize }
     /// wl_surface.set_buffer_scale for this buffer.
     public var bufferScale: Int32 { scaling.bufferScale }
-    /// Where the picture goes in the buffer; the rest (bars of a fitted render size) is
-    /// black.
-    public var picture: PixelRect { scaling.picture }
+    /// Where the picture goes in the buffer, in pixels; the rest (bars of a fitted render
+    /// size) is black.
+    public var picture: Rect { scaling.picture }
     /// Buffer pixels per logical point: the scale for line widths and size classes.
     public var pixelsPerPoint: Double {
         guard let destination = scaling.destination, destination.width > 0 else { return Double(scaling.bufferScale) }
-        return Double(scaling.bufferWidth) / Double(destination.width)
+        return Double(scaling.bufferSize.width) / Double(destination.width)
     }
 
     public init(output: Output, scaling: SurfaceScaling) {
@@ -44,34 +43,27 @@ public struct RenderTarget: Sendable, Equatable {
         self.scaling = scaling
     }
 
-    /// A buffer of the given size at buffer scale `bufferScale`, with no viewport.
-    public init(output: Output, pixelWidth: Int32, pixelHeight: Int32, bufferScale: Int32) {
-        self.init(output: output, scaling: SurfaceScaling(
-            bufferWidth: pixelWidth, bufferHeight: pixelHeight, bufferScale: bufferScale,
-            picture: PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight), source: nil, destination: nil))
+    /// A buffer of `pixelSize` at buffer scale `bufferScale`, with no viewport.
+    public init(output: Output, pixelSize: Size, bufferScale: Int32) {
+        self.init(output: output, scaling: SurfaceScaling(bufferSize: pixelSize, bufferScale: bufferScale,
+                                                          picture: Rect(size: pixelSize)))
     }
 
     /// The buffer for a fullscreen surface on `output`, given the logical size the last
-    /// configure proposed (0 or nil: the compositor leaves it to the client, as sway's
+    /// configure proposed (empty or nil: the compositor leaves it to the client, as sway's
     /// first configure does; then the output's logical size is used), the fractional
     /// scale the compositor prefers, and the render size the application asked for.
-    public static func fullscreen(on output: Output, proposed: (width: Int32, height: Int32)?,
-                                  fractionalScale: UInt32? = nil, renderSize: (width: Int32, height: Int32)? = nil,
-                                  scaleMode: ScaleMode = .fit) -> RenderTarget {
+    public static func fullscreen(on output: Output, proposed: Size?, fractionalScale: UInt32? = nil,
+                                  renderSize: Size? = nil, scaleMode: ScaleMode = .fit) -> RenderTarget {
         let scale = max(1, output.scale)
-        var width = proposed.map(\.width) ?? 0
-        var height = proposed.map(\.height) ?? 0
-        if width <= 0 || height <= 0 {
-            width = output.logicalWidth
-            height = output.logicalHeight
-        }
-        if width <= 0 || height <= 0, let mode = output.currentMode {
-            (width, height) = output.transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
-            width /= scale
-            height /= scale
+        var size = proposed ?? .zero
+        if size.isEmpty { size = output.logicalFrame.size }
+        if size.isEmpty, let mode = output.currentMode {
+            let pixels = output.transform.swapsAxes ? mode.size.transposed : mode.size
+            size = Size(width: pixels.width / scale, height: pixels.height / scale)
         }
         return RenderTarget(output: output, scaling: .plan(
-            logicalWidth: max(1, width), logicalHeight: max(1, height), scale: scale,
+            logicalSize: Size(width: max(1, size.width), height: max(1, size.height)), scale: scale,
             fractionalScale: fractionalScale, renderSize: renderSize, mode: scaleMode))
     }
 }

@@ -9,11 +9,11 @@ final class OutputSurface: ProxyOwner {
     private let wlOutput: OpaquePointer
 
     /// The size the last xdg_toplevel.configure asked for (logical; 0 means "choose").
-    private var proposedSize: (width: Int32, height: Int32) = (0, 0)
+    private var proposedSize = Size.zero
     /// A configure that still needs an ack (xdg_surface.configure serial).
     private var pendingSerial: UInt32?
     /// Logical size of the last acknowledged configure; nil before the first.
-    private(set) var configuredSize: (width: Int32, height: Int32)?
+    private(set) var configuredSize: Size?
     /// The compositor asked to close the window (xdg_toplevel.close).
     private(set) var closeRequested = false
     /// wl_output proxies the surface has entered and not left.
@@ -91,7 +91,7 @@ final class OutputSurface: ProxyOwner {
 
     /// Acknowledges the latest configure, if one is pending (xdg_surface.ack_configure).
     /// Returns the logical size it proposed (0 for "client's choice"), or nil.
-    func acknowledgeConfigure() -> (width: Int32, height: Int32)? {
+    func acknowledgeConfigure() -> Size? {
         guard let serial = pendingSerial else { return nil }
         pendingSerial = nil
         xdg_surface_ack_configure(xdgSurface, serial)
@@ -136,7 +136,7 @@ final class OutputSurface: ProxyOwner {
 
     private static let toplevelListener = ListenerTable(xdg_toplevel_listener(
         configure: { data, _, width, height, _ in
-            owner(data, as: OutputSurface.self).proposedSize = (width, height)
+            owner(data, as: OutputSurface.self).proposedSize = Size(width: width, height: height)
         },
         close: { data, _ in owner(data, as: OutputSurface.self).closeRequested = true },
         configure_bounds: { _, _, _, _ in },

@@ -5,37 +5,31 @@ import CWayland
 /// context and ``DisplayLink``: the output is paced by its own frame callbacks and never
 /// waits for another output.
 ///
-/// Create one when an output connects; ``close()`` it when the output disconnects
-/// (before the output's proxies are released, which ``Screens`` guarantees by telling
-/// the application first).
+/// ``DisplaySession`` opens and closes them as outputs come and go. On your own, create
+/// one when an output connects and ``close()`` it when the output disconnects; closing it
+/// later is safe too (the output's wl_output stays until then).
 public final class OutputWindow: @unchecked Sendable {
     public struct Options: Sendable {
-        /// xdg_toplevel.set_app_id.
-        public var appID: String
-        /// xdg_toplevel.set_title; the output's name is appended.
-        public var title: String
+        /// The window's app ID, title, render size and scale mode.
+        public var surface: FullscreenSurface.Options
         /// How many recent frames ``frameLog`` keeps (nil: every frame, for benchmarks).
         public var frameLogCapacity: Int?
         /// Ask for wp_presentation_feedback on every commit, where the compositor offers it.
         public var presentationFeedback: Bool
         /// The most feedback requests left unanswered at once (the oldest is dropped).
         public var outstandingFeedbackLimit: Int
-        /// Draw at this size in pixels instead of the output's, and let the compositor
-        /// scale it (wp_viewporter) as `scaleMode` says. Without wp_viewporter, the
-        /// window draws at the output's size and ``Statistics/renderSizeIgnored`` is set.
-        public var renderSize: (width: Int32, height: Int32)?
-        public var scaleMode: ScaleMode
 
-        public init(appID: String = "glout", title: String = "glout", frameLogCapacity: Int? = 4096,
-                    presentationFeedback: Bool = true, outstandingFeedbackLimit: Int = 8,
-                    renderSize: (width: Int32, height: Int32)? = nil, scaleMode: ScaleMode = .fit) {
-            self.appID = appID
-            self.title = title
+        public init(surface: FullscreenSurface.Options, frameLogCapacity: Int? = 4096, presentationFeedback: Bool = true,
+                    outstandingFeedbackLimit: Int = 8) {
+            self.surface = surface
             self.frameLogCapacity = frameLogCapacity
             self.presentationFeedback = presentationFeedback
             self.outstandingFeedbackLimit = max(1, outstandingFeedbackLimit)
-            self.renderSize = renderSize
-            self.scaleMode = scaleMode
+        }
+
+        /// A window called `appID`, drawing at the output's own size.
+        public init(appID: String) {
+            self.init(surface: FullscreenSurface.Options(appID: appID))
         }
     }
 
@@ -43,9 +37,9 @@ public final class OutputWindow: @unchecked Sendable {
     public struct Statistics: Sendable, Equatable {
         /// Frames committed (eglSwapBuffers calls that succeeded).
         public var frames: UInt64 = 0
-        /// MonotonicClock time of the first and the last commit.
-        public var firstCommit: UInt64?
-        public var lastCommit: UInt64?
+        /// When the first and the last commit returned.
+        public var firstCommit: MonotonicInstant?
+        public var lastCommit: MonotonicInstant?
         /// Frame callbacks received.
         public var callbacks: UInt64 = 0
         /// Times the link gave up waiting for a callback (the surface was not shown), and
@@ -63,15 +57,15 @@ public final class OutputWindow: @unchecked Sendable {
         public var feedbackDropped: UInt64 = 0
         public var feedbackOutstanding = 0
         public var feedbackMostOutstanding = 0
-        /// Render-thread CPU time over all frames, nanoseconds.
-        public var cpuNanoseconds: UInt64 = 0
+        /// Render-thread CPU time over all frames.
+        public var cpuTime: Duration = .zero
         /// The refresh period the link uses (see ``DisplayLinkFrame/duration``).
-        public var refreshPeriod: UInt64 = 0
+        public var refreshPeriod: Duration = .zero
 
         /// Frames per second between the first and the last commit.
         public var framesPerSecond: Double {
             guard frames > 1, let first = firstCommit, let last = lastCommit, last > first else { return 0 }
-            return Double(frames - 1) * 1e9 / Double(last - first)
+            return Double(frames - 1) / (last - first).inSeconds
         }
     }
 
@@ -91,26 +85,20 @@ public final class OutputWindow: @unchecked Sendable {
 
     private let shared: Locked<Shared>
     private let connection: Connection
+    private let screens: Screens
     private let graphics: Graphics
     private let queue: EventQueue
     private let options: Options
     private let log: Log
-    private let names: ProxyNames
-    private let surfaces: SurfaceDirectory
-    // Proxies owned by the main thread, used read-only here as factories and arguments.
+    /// Keeps the output's wl_output until the render thread is done with it.
     private let lease: OutputLease
-    private var wlOutput: OpaquePointer { lease.output }
-    private let compositor: OpaquePointer
-    private let wmBase: OpaquePointer
-    private let presentation: OpaquePointer?
-    private let presentationClock: UInt32
-    private let viewporter: OpaquePointer?
-    private let fractionalScaleManager: OpaquePointer?
+    private let presentation: (proxy: OpaquePointer, clock: UInt32)?
     private var thread: RenderThread?
 
     /// Opens the window and starts its render thread. `makeRenderer` runs on that thread
-    /// with the window's context current, once the first configure has arrived.
-    public init(output: Output, screens: Screens, graphics: Graphics, options: Options = Options(),
+    /// with the window's context current, once the first configure has arrived. Call it
+    /// on the thread that dispatches the connection.
+    public init(output: Output, screens: Screens, graphics: Graphics, options: Options,
                 makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
         try screens.requireWindowing()
         guard let lease = screens.lease(output.id) else {
@@ -119,20 +107,16 @@ public final class OutputWindow: @unchecked Sendable {
         outputID = output.id
         shared = Locked(Shared(output: output, frameLog: FrameLog(capacity: options.frameLogCapacity)))
         connection = screens.connection
+        self.screens = screens
         self.graphics = graphics
         queue = EventQueue(connection: screens.connection)
         self.options = options
         log = screens.connection.log
-        names = screens.proxyNames
-        surfaces = screens.surfaces
         self.lease = lease
-        compositor = screens.registry.compositor!
-        wmBase = screens.registry.wmBase!
-        presentation = options.presentationFeedback ? screens.registry.presentation : nil
-        viewporter = screens.registry.viewporter
-        fractionalScaleManager = screens.registry.fractionalScaleManager
-        presentationClock = screens.registry.presentationClock
-        thread = try RenderThread(name: "glout \(output.name)") { [self] in
+        presentation = options.presentationFeedback
+            ? screens.registry.presentation.map { ($0, screens.registry.presentationClock) } : nil
+        // Thread names are cut to 15 bytes: the output's name says which window it is.
+        thread = try RenderThread(name: output.name) { [self] in
             run(makeRenderer: makeRenderer)
         }
     }
@@ -210,145 +194,93 @@ public final class OutputWindow: @unchecked Sendable {
         eglReleaseThread()
     }
 
+    /// The context, display link, feedback and renderer live as long as the window; the
+    /// surface is made again on ``recreateSurface()``.
     private func renderLoop(makeRenderer: (RenderTarget) throws -> any OutputRenderer) throws {
-        let display = graphics.display
-        let context = try graphics.takeContext()
-        // The renderer outlives the surfaces (its GL objects belong to the context); it is
-        // released with the context current and no surface, then the context goes back.
+        let context = try graphics.makeContext()
+        // The renderer's GL objects belong to the context: it goes with the context
+        // current and no surface, before the context goes back to the pool.
         var renderer: (any OutputRenderer)?
         defer {
-            graphics.serialized {
-                _ = eglMakeCurrent(display, nil, nil, context)
-                renderer = nil
-                graphics.returnContext(context)
-            }
+            try? context.makeCurrentWithoutSurface()
+            graphics.serialized { renderer = nil }
         }
         let link = DisplayLink(output: output)
         defer { link.cancel() }
         let feedback = presentation.map {
-            PresentationFeedback(queue: queue, presentation: $0, clockID: presentationClock,
-                                 limit: options.outstandingFeedbackLimit)
+            PresentationFeedback(queue: queue, presentation: $0.proxy, clockID: $0.clock, limit: options.outstandingFeedbackLimit)
         }
         defer { feedback?.release(queue: queue) }
         feedback?.onResult = { [unowned self] frame, result in record(result, of: frame, link: link) }
+        link.onResume = { [unowned self] in log.info("output \(output.name): frame callbacks resumed") }
         while !stopRequested {
-            try runSurface(context: context, link: link, feedback: feedback, renderer: &renderer,
-                           makeRenderer: makeRenderer)
+            let surface = FullscreenSurface(output: output, lease: lease, screens: screens, graphics: graphics,
+                                            queue: queue, options: options.surface)
+            defer { surface.close() }
+            shared.withLock { state in
+                state.recreate = false
+                state.statistics.surfaces += 1
+                state.statistics.renderSizeIgnored = surface.renderSizeIgnored
+            }
+            watchPlacement(of: surface)
+            guard try surface.configure(until: { stopRequested }) else { return }
+            try surface.makeCurrent(context)
+            // Interval 0: eglSwapBuffers must not wait for this surface's frame callback;
+            // the display link does the pacing, per output.
+            surface.setSwapInterval(0)
+            // Callbacks and feedback of this surface must not outlive it.
+            defer {
+                link.cancel()
+                feedback?.cancelAll()
+            }
+            link.requestRedraw()
+            if renderer == nil {
+                let target = surface.target
+                renderer = try graphics.serialized { try makeRenderer(target) }
+            }
+            guard let renderer else { return }
+            try drawFrames(on: surface, renderer: renderer, link: link, feedback: feedback)
         }
     }
 
-    /// One fullscreen surface, from creation to teardown: returns when the window stops
-    /// or the owner asked for a new surface (``recreateSurface()``).
-    private func runSurface(context: EGLContext, link: DisplayLink, feedback: PresentationFeedback?,
-                            renderer: inout (any OutputRenderer)?,
-                            makeRenderer: (RenderTarget) throws -> any OutputRenderer) throws {
-        let display = graphics.display
-        var output = self.output
-        shared.withLock { state in
-            state.recreate = false
-            state.statistics.surfaces += 1
-        }
-        let surface = OutputSurface(queue: queue, compositor: compositor, wmBase: wmBase, output: wlOutput,
-                                    appID: options.appID, title: "\(options.title) — \(output.name)",
-                                    viewporter: viewporter, fractionalScaleManager: fractionalScaleManager)
-        defer { surface.destroy() }
-        surfaces.register(surface.surface, outputID: outputID)
-        defer { surfaces.unregister(surface.surface) }
-        // Without wp_viewporter the compositor cannot scale a render size: draw the output's.
-        let renderSize = surface.canScale ? options.renderSize : nil
-        if options.renderSize != nil && renderSize == nil {
-            shared.withLock { $0.statistics.renderSizeIgnored = true }
-        }
-        func plan(_ proposed: (width: Int32, height: Int32)?) -> RenderTarget {
-            RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
-                                    renderSize: renderSize, scaleMode: options.scaleMode)
-        }
-        // Compositors move windows when outputs come and go (sway moves a removed
-        // output's workspace to another one): ask for this output again, and warn when
-        // the compositor keeps the surface elsewhere.
+    /// Warns when the compositor keeps showing the surface on another output.
+    private func watchPlacement(of surface: FullscreenSurface) {
         var misplaced = 0
-        surface.onEnter = { [unowned self, unowned surface] entered in
-            guard entered != wlOutput else { return }
+        let name = output.name
+        surface.onMisplaced = { [log] other in
             misplaced += 1
-            let other = names[entered] ?? "another output"
+            let where_ = other ?? "another output"
             if misplaced == 3 {
-                log.warning("the compositor keeps putting the surface for \(output.name) on \(other)")
+                log.warning("the compositor keeps putting the surface for \(name) on \(where_)")
             } else {
-                log.debug("the compositor put the surface for \(output.name) on \(other); asking for \(output.name) again")
+                log.debug("the compositor put the surface for \(name) on \(where_); asking for \(name) again")
             }
-            surface.requestFullscreen()
         }
-        connection.flush()
+    }
 
-        // The first buffer may only be attached after the first configure is acknowledged.
-        while !surface.hasPendingConfigure {
-            if stopRequested { return }
-            try queue.dispatch(timeout: nil)
-            connection.forwardMainQueueEvents()
-        }
-        var target = plan(surface.acknowledgeConfigure())
-        surface.apply(target.scaling)
-        guard let eglWindow = wl_egl_window_create(surface.surface, target.pixelWidth, target.pixelHeight) else {
-            throw EGLError("wl_egl_window_create", code: EGL_BAD_NATIVE_WINDOW)
-        }
-        defer { wl_egl_window_destroy(eglWindow) }
-        guard let eglSurface = graphics.serialized({
-            eglCreatePlatformWindowSurface(display, graphics.config, UnsafeMutableRawPointer(eglWindow), nil)
-        }), eglSurface != EGLSurface(bitPattern: 0)
-        else { throw EGLError("eglCreatePlatformWindowSurface") }
-        defer { graphics.serialized { _ = eglDestroySurface(display, eglSurface) } }
-        guard graphics.serialized({ eglMakeCurrent(display, eglSurface, eglSurface, context) }) == EGL_TRUE else {
-            throw EGLError("eglMakeCurrent")
-        }
-        defer { graphics.serialized { _ = eglMakeCurrent(display, nil, nil, context) } }
-        // Interval 0: eglSwapBuffers must not wait for this surface's frame callback;
-        // the display link does the pacing, per output.
-        eglSwapInterval(display, 0)
-        // Callbacks and feedback of this surface must not outlive it.
-        defer {
-            link.cancel()
-            feedback?.cancelAll()
-        }
-        link.requestRedraw()
-        link.onResume = { [unowned self] in log.info("output \(output.name): frame callbacks resumed") }
-        if renderer == nil { renderer = try graphics.serialized { try makeRenderer(target) } }
+    /// Draws frames as the display link says until the window stops or wants a new surface.
+    private func drawFrames(on surface: FullscreenSurface, renderer: any OutputRenderer, link: DisplayLink,
+                            feedback: PresentationFeedback?) throws {
         var wasSuspended = link.timing.isSuspended
-
         while !stopRequested {
             // A new description of the output, or a new configure, may change the buffer.
             let (latest, settings, recreate) = shared.withLock { ($0.output, $0.settings, $0.recreate) }
             if recreate { return }
-            if latest != output {
-                output = latest
-                link.update(output: output)
-            }
+            if latest != surface.output { link.update(output: latest) }
             link.apply(settings)
-            var proposed = surface.configuredSize
-            if let acknowledged = surface.acknowledgeConfigure() {
-                proposed = acknowledged
-                link.requestRedraw()
-            }
-            let wanted = plan(proposed)
-            if wanted != target {
-                if wanted.pixelWidth != target.pixelWidth || wanted.pixelHeight != target.pixelHeight {
-                    wl_egl_window_resize(eglWindow, wanted.pixelWidth, wanted.pixelHeight, 0, 0)
-                }
-                if wanted.scaling != target.scaling { surface.apply(wanted.scaling) }
-                target = wanted
-                link.requestRedraw()
-            }
+            if surface.update(output: latest) { link.requestRedraw() }
             if surface.closeRequested {
                 shared.withLock { $0.closeRequested = true }
                 connection.wakeMainQueue()
             }
-
             let now = MonotonicClock.now()
             let action = link.next(now: now)
             // Deciding may have suspended the link; a callback may have resumed it.
             if link.timing.isSuspended != wasSuspended {
                 wasSuspended = link.timing.isSuspended
                 if wasSuspended {
-                    log.info("output \(output.name): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; its display link waits")
+                    log.info("output \(surface.output.name): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; "
+                             + "its display link waits")
                 }
                 shared.withLock { $0.statistics.isSuspended = wasSuspended }
                 // The owner may want to act on it (see recreateSurface()).
@@ -356,22 +288,9 @@ public final class OutputWindow: @unchecked Sendable {
             }
             switch action {
             case .draw:
-                let callback = link.timing.pendingCallback
-                let cpuBefore = MonotonicClock.threadCPU()
-                let frame = link.startFrame(surface: surface.surface, now: now)
-                feedback?.request(surface: surface.surface, frame: frame.index)
-                renderer?.prepare(frame, in: target)
-                try graphics.serialized {
-                    try renderer?.render(frame, in: target)
-                    guard eglSwapBuffers(display, eglSurface) == EGL_TRUE else { throw EGLError("eglSwapBuffers") }
-                }
-                let commit = MonotonicClock.now()
-                let sample = FrameSample(index: frame.index, callbackArrival: callback?.arrival,
-                                         callbackTime: callback?.time, renderStart: now, commit: commit,
-                                         cpuNanoseconds: MonotonicClock.threadCPU() - cpuBefore)
-                record(sample, link: link, feedback: feedback)
+                try draw(on: surface, renderer: renderer, link: link, feedback: feedback, now: now)
             case .wait(let until):
-                let timeout = until.map { Double($0 > now ? $0 - now : 0) / 1e9 }
+                let timeout = until.map { Duration.nanoseconds(Int64($0 > now ? $0 - now : 0)) }
                 try queue.dispatch(timeout: timeout)
                 shared.withLock { state in
                     state.statistics.callbacks = link.timing.callbacks
@@ -385,6 +304,28 @@ public final class OutputWindow: @unchecked Sendable {
         }
     }
 
+    /// One frame: the callback for the next, the renderer, the commit.
+    private func draw(on surface: FullscreenSurface, renderer: any OutputRenderer, link: DisplayLink,
+                      feedback: PresentationFeedback?, now: UInt64) throws {
+        let callback = link.timing.pendingCallback
+        let cpuBefore = MonotonicClock.threadCPU()
+        let frame = link.startFrame(surface: surface.wlSurface, now: now)
+        feedback?.request(surface: surface.wlSurface, frame: frame.index)
+        let target = surface.target
+        renderer.prepare(frame, in: target)
+        try graphics.serialized {
+            try renderer.render(frame, in: target)
+            try surface.swapBuffers()
+        }
+        let commit = MonotonicClock.now()
+        let sample = FrameSample(index: frame.index,
+                                 callbackArrival: callback.map { MonotonicInstant(nanoseconds: $0.arrival) },
+                                 callbackTime: callback?.time, renderStart: MonotonicInstant(nanoseconds: now),
+                                 commit: MonotonicInstant(nanoseconds: commit),
+                                 cpuTime: .nanoseconds(Int64(MonotonicClock.threadCPU() - cpuBefore)))
+        record(sample, link: link, feedback: feedback)
+    }
+
     /// Counts a committed frame.
     private func record(_ sample: FrameSample, link: DisplayLink, feedback: PresentationFeedback?) {
         shared.withLock { state in
@@ -392,9 +333,9 @@ public final class OutputWindow: @unchecked Sendable {
             state.statistics.frames += 1
             if state.statistics.firstCommit == nil { state.statistics.firstCommit = sample.commit }
             state.statistics.lastCommit = sample.commit
-            state.statistics.cpuNanoseconds += sample.cpuNanoseconds
+            state.statistics.cpuTime += sample.cpuTime
             state.statistics.callbacks = link.timing.callbacks
-            state.statistics.refreshPeriod = link.timing.duration
+            state.statistics.refreshPeriod = .nanoseconds(Int64(link.timing.duration))
             if let feedback {
                 state.statistics.feedbackDropped = feedback.dropped
                 state.statistics.feedbackOutstanding = feedback.outstandingCount
@@ -407,7 +348,7 @@ public final class OutputWindow: @unchecked Sendable {
 
     /// Records what presentation feedback said about a frame.
     private func record(_ result: PresentationResult, of frame: UInt64, link: DisplayLink) {
-        if case .presented(_, let refresh, _, _) = result { link.presented(refresh: refresh) }
+        if case .presented(_, let refresh, _, _) = result { link.presented(refresh: UInt64(max(0, refresh.inNanoseconds))) }
         shared.withLock { state in
             switch result {
             case let .presented(time, refresh, sequence, flags):

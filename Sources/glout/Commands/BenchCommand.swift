@@ -19,16 +19,16 @@ final class BenchCommand {
     func run() throws {
         let jsonFile = try options.json.map { try ReportFile(path: $0, option: "--json") }
         let plotFile = try options.plot.map { try ReportFile(path: $0, option: "--plot") }
-        let session = try Session(options: options.run, log: log)
-        try session.applyModeSwitches()
-        defer { session.restoreModes() }
-        guard !session.chosenOutputs.isEmpty else { throw GloutError("there are no outputs to measure") }
-        log.info("bench on \(session.graphics.renderer): " + session.chosenOutputs.map(Session.describe).joined(separator: "; "))
+        let stage = try Stage(options: options.run, log: log, input: false)
+        try stage.applyModeSwitches()
+        defer { stage.restoreModes() }
+        guard !stage.display.outputs.isEmpty else { throw GloutError("there are no outputs to measure") }
+        log.info("bench on \(stage.graphics.renderer): " + stage.display.outputs.map(Stage.describe).joined(separator: "; "))
 
         let modes: [PacingMode] = options.compare ? [.independent, .coupled] : [options.pacing]
         var runs: [BenchRun] = []
         for mode in modes {
-            guard let run = try measure(mode, session: session) else { break }
+            guard let run = try measure(mode, stage: stage) else { break }
             print(run.table())
             runs.append(run)
         }
@@ -63,58 +63,48 @@ final class BenchCommand {
     }
 
     /// One measured run; nil when a signal cut it short before anything was measured.
-    private func measure(_ mode: PacingMode, session: Session) throws -> BenchRun? {
-        let outputs = session.chosenOutputs
-        let started = MonotonicClock.now()
-        let measuredFrom = started + UInt64(BenchCommand.warmUp * 1e9)
+    private func measure(_ mode: PacingMode, stage: Stage) throws -> BenchRun? {
+        let outputs = stage.display.outputs
+        let started = MonotonicInstant.now
+        let measuredFrom = started + .nanoseconds(Int64(BenchCommand.warmUp * 1e9))
         // CPU is counted from the end of the warm-up, like the frames.
         var before: ResourceUsage?
-        var windows: [UInt32: OutputWindow] = [:]
-        var coupled: CoupledWindows?
+        var coupled: CoupledLoop?
         defer {
-            for window in windows.values { window.close() }
+            stage.display.closeWindows()
             coupled?.close()
         }
         switch mode {
         case .independent:
-            for output in outputs {
-                let window = try OutputWindow(
-                    output: output, screens: session.screens, graphics: session.graphics,
-                    options: session.windowOptions(for: output, frameLogCapacity: nil),
-                    makeRenderer: session.makeRenderer(for: output))
-                window.displayLinkSettings = session.linkSettings(for: output)
-                windows[output.id] = window
-            }
+            try stage.display.start { [unowned stage] output in try stage.windowRequest(for: output, frameLogCapacity: nil) }
         case .coupled:
-            let factories = Dictionary(uniqueKeysWithValues: outputs.map { ($0.id, session.makeRenderer(for: $0)) })
-            coupled = try CoupledWindows(outputs: outputs, screens: session.screens, graphics: session.graphics) { target in
-                try factories[target.output.id]!(target)
-            }
+            let factories = Dictionary(uniqueKeysWithValues: outputs.map { ($0.id, stage.makeRenderer(for: $0)) })
+            coupled = try CoupledLoop(outputs: outputs, screens: stage.display.screens, graphics: stage.graphics,
+                                      appID: Stage.appID) { target in try factories[target.output.id]!(target) }
         }
+        let windows = stage.display.windows
         let duration = options.run.duration ?? 30
-        let deadline = started + UInt64((duration + BenchCommand.warmUp) * 1e9)
+        let deadline = started + .nanoseconds(Int64((duration + BenchCommand.warmUp) * 1e9))
         let progress = Progress(mode: mode, total: duration + BenchCommand.warmUp)
         var interrupted = false
-        while MonotonicClock.now() < deadline {
-            let now = MonotonicClock.now()
+        while MonotonicInstant.now < deadline {
+            let now = MonotonicInstant.now
             if before == nil && now >= measuredFrom { before = ResourceUsage.now() }
             let next = before == nil ? measuredFrom : deadline
-            let ready = try session.connection.dispatch(timeout: min(0.5, Double(next - now) / 1e9),
-                                                        watching: [session.signals.fileDescriptor])
-            if !ready.isEmpty, !session.signals.take().isEmpty {
+            let ready = try stage.display.dispatch(timeout: min(.milliseconds(500), next - now),
+                                                   watching: [stage.signals.fileDescriptor])
+            if !ready.isEmpty, !stage.signals.take().isEmpty {
                 interrupted = true
                 break
             }
-            if let failure = windows.values.compactMap(\.failure).first ?? coupled?.failure {
-                throw GloutError("\(failure)")
-            }
-            progress.show(elapsed: Double(MonotonicClock.now() - started) / 1e9, rates: outputs.map { output in
-                (output.name, windows[output.id]?.statistics.frames ?? coupled?.frames(of: output.id) ?? 0)
+            if let failure = coupled?.failure { throw GloutError("\(failure)") }
+            progress.show(elapsed: (MonotonicInstant.now - started).inSeconds, rates: outputs.map { output in
+                (output.name, windows[output.id]?.statistics.frames ?? UInt64(coupled?.frames(of: output.id) ?? 0))
             })
         }
         progress.finish()
-        let ended = MonotonicClock.now()
-        for window in windows.values { window.close() }
+        let ended = MonotonicInstant.now
+        stage.display.closeWindows()
         coupled?.close()
         let after = ResourceUsage.now()
         if interrupted && ended < measuredFrom { return nil }
@@ -125,17 +115,18 @@ final class BenchCommand {
             let log = windows[output.id]?.frameLog ?? coupled?.frameLog(of: output.id) ?? FrameLog(capacity: nil)
             let samples = log.samples.filter { $0.commit >= measuredFrom }
             let statistics = windows[output.id]?.statistics
-            let period = output.currentMode?.refreshPeriodNanoseconds ?? statistics?.refreshPeriod ?? 16_666_667
-            let pacing = OutputPacing(samples: samples, period: period)
+            let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? .nanoseconds(16_666_667)
+            let pacing = OutputPacing(samples: samples, period: UInt64(period.inNanoseconds))
             measuredFrames += samples.count
             results.append(.init(name: output.name, refreshMilliHertz: output.currentMode?.refreshMilliHertz ?? 0,
-                                 period: period, pacing: pacing, stallMilliseconds: options.run.stalls[output.name] ?? 0,
+                                 period: UInt64(period.inNanoseconds), pacing: pacing,
+                                 stallMilliseconds: options.run.stalls[output.name] ?? 0,
                                  suspensions: statistics?.suspensions ?? 0,
                                  feedbackMostOutstanding: statistics?.feedbackMostOutstanding ?? 0,
                                  feedbackDropped: statistics?.feedbackDropped ?? 0))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
-        return BenchRun(mode: mode, seconds: Double(ended - measuredFrom) / 1e9, outputs: results,
+        return BenchRun(mode: mode, seconds: (ended - measuredFrom).inSeconds, outputs: results,
                         processCPUMillisecondsPerFrame: measuredFrames > 0 ? cpu / Double(measuredFrames) : 0,
                         peakRSSKilobytes: after.peakRSSKilobytes)
     }

@@ -18,7 +18,7 @@ final class Dashboard {
     private var order: [UInt32] = []
     private var times = [UInt64](repeating: 0, count: Telemetry.capacity)
     /// Where each output's live parts go (framebuffer pixels): shaded again every frame.
-    private(set) var liveRegions: [(output: UInt32, rect: PixelRect)] = []
+    private(set) var liveRegions: [(output: UInt32, rect: Rect)] = []
     private var runsFile: String?
     /// The `Text` uniform block: framebuffer and atlas sizes.
     private var textUniforms = [Float](repeating: 0, count: 4)
@@ -122,9 +122,9 @@ final class Dashboard {
                 baseline += small.lineHeight + Int(2 * layout.pointSize)
                 var x = tx
                 if let mode = output.currentMode {
-                    number.set(Double(mode.width), decimals: 0, suffix: "x")
+                    number.set(Double(mode.size.width), decimals: 0, suffix: "x")
                     x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                    number.set(Double(mode.height), decimals: 0, suffix: "")
+                    number.set(Double(mode.size.height), decimals: 0, suffix: "")
                     x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
                     if mode.refreshMilliHertz > 0 {
                         number.set(Double(mode.refreshMilliHertz) / 1000, decimals: mode.refreshMilliHertz % 1000 == 0 ? 0 : 2,
@@ -147,7 +147,7 @@ final class Dashboard {
                 let liveBottom = min(oy + Int(tile.y + tile.height) - Int(6 * layout.pointSize),
                                      liveTop + body.lineHeight + Int(66 * layout.pointSize))
                 if liveBottom > liveTop {
-                    liveRegions.append((id, PixelRect(x: Int32(tx - 2), y: Int32(liveTop),
+                    liveRegions.append((id, Rect(x: Int32(tx - 2), y: Int32(liveTop),
                                                       width: Int32(Int(tile.width) - Int(12 * layout.pointSize)),
                                                       height: Int32(liveBottom - liveTop))))
                 }
@@ -236,7 +236,7 @@ final class Dashboard {
                 times[n] = t
                 n += 1
             }
-            return (n, Double(entry.output.currentMode?.refreshPeriodNanoseconds ?? 16_666_667))
+            return (n, Double(entry.output.currentMode?.refreshPeriod?.inNanoseconds ?? 16_666_667))
         }
     }
 
@@ -244,7 +244,7 @@ final class Dashboard {
     private func flush(target: RenderTarget, atlas: GlyphAtlas, texture: GLuint) {
         if batch.runs != nil { savedRuns += batch.runs! }
         guard batch.quads > 0 else { return }
-        textUniforms[0] = Float(target.pixelWidth); textUniforms[1] = Float(target.pixelHeight)
+        textUniforms[0] = Float(target.pixelSize.width); textUniforms[1] = Float(target.pixelSize.height)
         textUniforms[2] = Float(atlas.width); textUniforms[3] = Float(atlas.height)
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
         glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, 16, textUniforms)
@@ -254,7 +254,7 @@ final class Dashboard {
         glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, batch.quads * 6 * TextBatch.stride * 4, batch.vertices)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(batch.quads * 6))

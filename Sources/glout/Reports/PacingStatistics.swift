@@ -101,13 +101,13 @@ struct OutputPacing: Equatable {
         let times: [UInt64]
         if presented >= Swift.max(2, samples.count / 2) {
             source = .presentation
-            times = samples.compactMap(\.presented)
+            times = samples.compactMap { $0.presented?.nanoseconds }
         } else if samples.filter({ $0.callbackArrival != nil }).count >= Swift.max(2, samples.count / 2) {
             source = .frameCallback
-            times = samples.compactMap(\.callbackArrival)
+            times = samples.compactMap { $0.callbackArrival?.nanoseconds }
         } else {
             source = .commit
-            times = samples.map(\.commit)
+            times = samples.map(\.commit.nanoseconds)
         }
         let series = zip(times.dropFirst(), times).map { $0 > $1 ? $0 - $1 : 0 }
         intervalSeries = series
@@ -125,14 +125,19 @@ struct OutputPacing: Equatable {
         let tick = median * 4 >= period * 3 && median * 4 <= period * 5 ? median : period
         let refreshes = series.reduce(0) { $0 + Swift.max(1, Int((Double($1) / Double(tick)).rounded())) }
         onTimePercent = refreshes == 0 ? 100 : Double(series.count) * 100 / Double(refreshes)
-        renderTime = IntervalSummary(nanoseconds: samples.map { $0.commit - ($0.callbackArrival ?? $0.renderStart) })
-        let toPresent = samples.compactMap { sample in sample.presented.map { $0 > sample.commit ? $0 - sample.commit : 0 } }
+        renderTime = IntervalSummary(nanoseconds: samples.map {
+            let start = ($0.callbackArrival ?? $0.renderStart).nanoseconds
+            return $0.commit.nanoseconds > start ? $0.commit.nanoseconds - start : 0
+        })
+        let toPresent = samples.compactMap { sample in
+            sample.presented.map { $0 > sample.commit ? $0.nanoseconds - sample.commit.nanoseconds : 0 }
+        }
         commitToPresent = toPresent.isEmpty ? nil : IntervalSummary(nanoseconds: toPresent)
         let compositorTimes = samples.compactMap(\.callbackTime)
         let compositor = PacingMath.wrappingIntervals(compositorTimes).map { UInt64($0) * 1_000_000 }
         compositorIntervals = compositor.isEmpty ? nil : IntervalSummary(nanoseconds: compositor)
-        let cpu = samples.reduce(UInt64(0)) { $0 + $1.cpuNanoseconds }
-        cpuMillisecondsPerFrame = samples.isEmpty ? 0 : Double(cpu) / 1e6 / Double(samples.count)
+        let cpu = samples.reduce(Duration.zero) { $0 + $1.cpuTime }
+        cpuMillisecondsPerFrame = samples.isEmpty ? 0 : cpu.inSeconds * 1e3 / Double(samples.count)
     }
 }
 

@@ -22,22 +22,22 @@ final class Scene: Sendable {
         /// Name of the output that shows the control view.
         var primary: String?
         /// Pixel size of the primary's picture: what mirror letterboxes onto every output.
-        var primaryPixelWidth: Int32 = 16
-        var primaryPixelHeight: Int32 = 9
+        var primaryPixelSize = Size(width: 16, height: 9)
         var primaryPixelsPerPoint: Double = 1
         /// The control view's accent, and the content view's (space picks a new one).
         var accent = RGB(r: 0.95, g: 0.55, b: 0.15)
         var contentAccent = RGB(r: 0.95, g: 0.55, b: 0.15)
         /// Scene time for every frame when set.
         var frozen: Double?
-        /// MonotonicClock time at which scene time 0 was.
+        /// CLOCK_MONOTONIC nanoseconds at which scene time 0 was.
         var start: UInt64
         /// Pointer and touch markers per output id.
         var markers: [UInt32: [Marker]] = [:]
 
         /// Scene time in seconds for a frame stamped `timestamp`.
-        func time(at timestamp: UInt64) -> Double {
-            frozen ?? Double(timestamp &- start) / 1e9
+        func time(at timestamp: MonotonicInstant) -> Double {
+            // Wrapping: a frozen time longer than the clock has run still comes out exact.
+            frozen ?? Double(timestamp.nanoseconds &- start) / 1e9
         }
     }
 
@@ -53,19 +53,18 @@ final class Scene: Sendable {
     func setPrimary(_ output: Output?) {
         update { state in
             state.primary = output?.name
-            if let output, output.pixelWidth > 0, output.pixelHeight > 0 {
-                state.primaryPixelWidth = output.pixelWidth
-                state.primaryPixelHeight = output.pixelHeight
+            if let output, output.pixelSize.width > 0, output.pixelSize.height > 0 {
+                state.primaryPixelSize = output.pixelSize
                 state.primaryPixelsPerPoint = Double(max(1, output.scale))
             }
         }
     }
 
     /// Stops scene time where it is, or lets it run on from there.
-    func toggleFrozen(now: UInt64) {
+    func toggleFrozen(now: MonotonicInstant) {
         update { state in
             if let frozen = state.frozen {
-                state.start = now &- UInt64(max(0, frozen) * 1e9)
+                state.start = now.nanoseconds &- UInt64(max(0, frozen) * 1e9)
                 state.frozen = nil
             } else {
                 state.frozen = state.time(at: now)

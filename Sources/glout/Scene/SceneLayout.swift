@@ -34,9 +34,9 @@ struct SceneLayout: Equatable, Sendable {
     enum SizeClass: Equatable, Sendable { case compact, regular }
 
     /// The picture (the view's background), top left origin.
-    var canvas: PixelRect
+    var canvas: Rect
     /// Where foreground content may go, inside the canvas.
-    var safe: PixelRect
+    var safe: Rect
     var horizontal: SizeClass
     var vertical: SizeClass
     /// Control view: the title band's height from the canvas top, the dial (centre and
@@ -89,14 +89,13 @@ struct SceneLayout: Equatable, Sendable {
     ///     Mirror passes the primary's, so every output lays out the same picture.
     ///   - overscan: the output's overscan compensation.
     ///   - safeArea: extra insets in points.
-    static func make(area: PixelRect, aspect: (width: Int32, height: Int32)? = nil, pixelsPerPoint: Double = 1,
+    static func make(area: Rect, aspect: Size? = nil, pixelsPerPoint: Double = 1,
                      classSize: (width: Double, height: Double)? = nil, overscan: Overscan = .none,
                      safeArea: Insets = .zero) -> SceneLayout {
         var canvas = area
         if let aspect {
-            let fit = Layout.aspectFit(contentWidth: aspect.width, contentHeight: aspect.height,
-                                       intoWidth: area.width, height: area.height)
-            canvas = PixelRect(x: area.x + fit.x, y: area.y + fit.y, width: fit.width, height: fit.height)
+            let fit = Layout.aspectFit(aspect, into: area.size)
+            canvas = Rect(x: area.x + fit.x, y: area.y + fit.y, width: fit.width, height: fit.height)
         }
         var foreground = Insets.zero
         switch overscan {
@@ -154,7 +153,7 @@ struct SceneLayout: Equatable, Sendable {
     /// left origin): the rings and pacing strip (content). The control view's moving part,
     /// the dial's hand, moves its region with it: see ``dialHand(pointing:)``. The shaders
     /// keep everything outside them still.
-    func dynamicRegions(of view: SceneView) -> [PixelRect] {
+    func dynamicRegions(of view: SceneView) -> [Rect] {
         switch view {
         case .control:
             return []
@@ -168,7 +167,7 @@ struct SceneLayout: Equatable, Sendable {
     /// y down), its centre dot and anti-aliased edges included (control.frag: the hand is
     /// 3 lines to each side, the dot 5, a line is 1/480 of the height). Shading the hand's
     /// old and new regions again moves it, at a fraction of the dial's area.
-    func dialHand(pointing direction: (x: Double, y: Double)) -> PixelRect {
+    func dialHand(pointing direction: (x: Double, y: Double)) -> Rect {
         let line = max(1, Double(canvas.height) / 480)
         let margin = 6 * line + 1
         let tipX = dial.x + 0.9 * dial.radius * direction.x, tipY = dial.y + 0.9 * dial.radius * direction.y
@@ -178,27 +177,27 @@ struct SceneLayout: Equatable, Sendable {
 
     /// A rectangle of picture pixels (canvas origin) as whole framebuffer pixels, grown by
     /// one on each side and kept inside the canvas.
-    func pixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> PixelRect {
+    func pixels(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Rect {
         let left = max(0, Int32(x.rounded(.down)) - 1), top = max(0, Int32(y.rounded(.down)) - 1)
         let right = min(canvas.width, Int32((x + width).rounded(.up)) + 1)
         let bottom = min(canvas.height, Int32((y + height).rounded(.up)) + 1)
-        return PixelRect(x: canvas.x + left, y: canvas.y + top, width: max(0, right - left), height: max(0, bottom - top))
+        return Rect(x: canvas.x + left, y: canvas.y + top, width: max(0, right - left), height: max(0, bottom - top))
     }
 }
 
-extension PixelRect {
+extension Rect {
     /// The smallest rectangle holding both.
-    func union(_ other: PixelRect) -> PixelRect {
+    func union(_ other: Rect) -> Rect {
         let left = Swift.min(x, other.x), top = Swift.min(y, other.y)
         let right = Swift.max(x + width, other.x + other.width), bottom = Swift.max(y + height, other.y + other.height)
-        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// The rectangle shrunk by `insets` pixels on each side (rounded to whole pixels,
     /// never below zero size).
-    func inset(by insets: Insets) -> PixelRect {
+    func inset(by insets: Insets) -> Rect {
         let left = Int32(insets.left.rounded()), right = Int32(insets.right.rounded())
         let top = Int32(insets.top.rounded()), bottom = Int32(insets.bottom.rounded())
-        return PixelRect(x: x + left, y: y + top, width: max(0, width - left - right), height: max(0, height - top - bottom))
+        return Rect(x: x + left, y: y + top, width: max(0, width - left - right), height: max(0, height - top - bottom))
     }
 }

@@ -48,7 +48,7 @@ final class SceneRenderer: OutputRenderer {
     static let maxMarkers = 10
     private var markerCount = 0
     /// The framebuffer pixels the markers cover: the marker pass draws there only.
-    private var markerRegion = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    private var markerRegion = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The dashboard (control view only), and the tiles it arranged for which outputs.
     private let telemetry: Telemetry?
     private var dashboard: Dashboard?
@@ -57,10 +57,10 @@ final class SceneRenderer: OutputRenderer {
     /// The layer: the picture, kept between frames, and what it was drawn whole for.
     private var still = ColourLayer()
     private var stillKey: StillKey?
-    private var regions: [PixelRect] = []
+    private var regions: [Rect] = []
     /// Where the dial's hand is in the layer (control view), nil right after the layer
     /// was drawn whole.
-    private var handInLayer: PixelRect?
+    private var handInLayer: Rect?
     /// The control view's layer as it was before any live dashboard part was drawn on it:
     /// each frame the live parts are copied back from here rather than shaded again.
     private var backdrop = ColourLayer()
@@ -104,9 +104,9 @@ final class SceneRenderer: OutputRenderer {
                                 overscan: framing.overscan, safeArea: framing.safeArea))
         case .mirror:
             // The primary's picture, laid out as on the primary, letterboxed here.
-            let primary = (width: state.primaryPixelWidth, height: state.primaryPixelHeight)
-            let classSize = (Double(state.primaryPixelWidth) / state.primaryPixelsPerPoint,
-                             Double(state.primaryPixelHeight) / state.primaryPixelsPerPoint)
+            let primary = state.primaryPixelSize
+            let classSize = (Double(primary.width) / state.primaryPixelsPerPoint,
+                             Double(primary.height) / state.primaryPixelsPerPoint)
             return (.control, .make(area: target.picture, aspect: primary, pixelsPerPoint: target.pixelsPerPoint,
                                     classSize: classSize, overscan: framing.overscan, safeArea: framing.safeArea))
         }
@@ -115,7 +115,7 @@ final class SceneRenderer: OutputRenderer {
     /// --stall's extra work, outside the GL calls (which may run one window at a time).
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
         if stallMicroseconds > 0 { usleep(stallMicroseconds) }
-        telemetry?.record(target.output, timestamp: frame.timestamp)
+        telemetry?.record(target.output, timestamp: frame.timestamp.nanoseconds)
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
@@ -135,15 +135,15 @@ final class SceneRenderer: OutputRenderer {
         layout.arrangeTiles(count: view == .control ? max(1, arrangement.count) : 4)
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
 
-        let key = StillKey(view: view, layout: layout, width: target.pixelWidth, height: target.pixelHeight,
+        let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? generation : 0,
                            primary: state.primary, layoutMode: state.layout)
         let drawsDashboard = view == .control && dashboard != nil
         if key != stillKey {
             // Draw the whole picture once into the layer, with the dashboard's still text.
-            still.allocate(width: target.pixelWidth, height: target.pixelHeight)
+            still.allocate(width: target.pixelSize.width, height: target.pixelSize.height)
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
-            glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+            glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
             glClearColor(0, 0, 0, 1)
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
             glUseProgram(program)
@@ -154,7 +154,7 @@ final class SceneRenderer: OutputRenderer {
             if drawsDashboard {
                 glUseProgram(programs.text)
                 dashboard!.drawStill(layout: layout, state: state, target: target)
-                keepBackdrop(width: target.pixelWidth, height: target.pixelHeight)
+                keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
             }
             stillKey = key
         }
@@ -164,7 +164,7 @@ final class SceneRenderer: OutputRenderer {
             glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
             for (_, region) in dashboard!.liveRegions {
-                let r = region.flippedY(containerHeight: target.pixelHeight)
+                let r = region.flippedY(containerHeight: target.pixelSize.height)
                 glBlitFramebuffer(r.x, r.y, r.x + r.width, r.y + r.height, r.x, r.y, r.x + r.width, r.y + r.height,
                                   GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
             }
@@ -186,13 +186,13 @@ final class SceneRenderer: OutputRenderer {
         glDisable(GLenum(GL_SCISSOR_TEST))
         if drawsDashboard {
             glUseProgram(programs.text)
-            dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp)
+            dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
         }
         // Copy the layer to the output. (Shading it with texelFetch instead took a third of
         // the CPU at 1920x1080 on llvmpipe; the blit is a plain copy.)
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), still.framebuffer)
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), outputFramebuffer)
-        glBlitFramebuffer(0, 0, target.pixelWidth, target.pixelHeight, 0, 0, target.pixelWidth, target.pixelHeight,
+        glBlitFramebuffer(0, 0, target.pixelSize.width, target.pixelSize.height, 0, 0, target.pixelSize.width, target.pixelSize.height,
                           GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
         // Markers go on top of the copy, never into the layer.
@@ -210,9 +210,9 @@ final class SceneRenderer: OutputRenderer {
     }
 
     /// Draws the bound program into `region` of the bound framebuffer only.
-    private func shade(_ region: PixelRect, target: RenderTarget) {
+    private func shade(_ region: Rect, target: RenderTarget) {
         guard region.width > 0, region.height > 0 else { return }
-        let flipped = region.flippedY(containerHeight: target.pixelHeight)
+        let flipped = region.flippedY(containerHeight: target.pixelSize.height)
         glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
@@ -223,8 +223,8 @@ final class SceneRenderer: OutputRenderer {
         return (sin(angle), -cos(angle))
     }
 
-    private func setViewport(_ canvas: PixelRect, target: RenderTarget) {
-        let gl = canvas.flippedY(containerHeight: target.pixelHeight)
+    private func setViewport(_ canvas: Rect, target: RenderTarget) {
+        let gl = canvas.flippedY(containerHeight: target.pixelSize.height)
         glViewport(gl.x, gl.y, gl.width, gl.height)
     }
 
@@ -238,7 +238,7 @@ final class SceneRenderer: OutputRenderer {
 
     private func setUniforms(frame: DisplayLinkFrame, target: RenderTarget, layout: SceneLayout, state: Scene.State,
                              accent: RGB) {
-        let gl = layout.canvas.flippedY(containerHeight: target.pixelHeight)
+        let gl = layout.canvas.flippedY(containerHeight: target.pixelSize.height)
         let time = state.time(at: frame.timestamp)
         // A frozen picture is fully deterministic: the pacing bar stands where frame
         // T x 60 would put it.
@@ -260,7 +260,7 @@ final class SceneRenderer: OutputRenderer {
         block[14] = Float(count)
         markerCount = count
         let ppp = target.pixelsPerPoint
-        markerRegion = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        markerRegion = Rect(x: 0, y: 0, width: 0, height: 0)
         for (i, marker) in markers.prefix(count).enumerated() {
             let x = marker.x * ppp - Double(layout.canvas.x), y = marker.y * ppp - Double(layout.canvas.y)
             let radius = (marker.kind == .pointer ? 12 : 26) * ppp

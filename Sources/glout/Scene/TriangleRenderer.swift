@@ -24,10 +24,10 @@ final class TriangleRenderer: OutputRenderer {
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
-        glViewport(0, 0, target.pixelWidth, target.pixelHeight)
+        glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-        let picture = target.picture.flippedY(containerHeight: target.pixelHeight)
+        let picture = target.picture.flippedY(containerHeight: target.pixelSize.height)
         glViewport(picture.x, picture.y, picture.width, picture.height)
         block[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
         block.upload()

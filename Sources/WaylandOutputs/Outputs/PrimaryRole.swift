@@ -1,25 +1,24 @@
-import WaylandOutputs
-
 /// Which output is the primary as outputs come and go. Pure, so recorded sequences are
 /// unit-tested.
 ///
 /// The primary keeps its role while it is connected, even when an output that sorts
 /// before it appears. When it leaves, the next output in order takes the role; when it
 /// comes back (an output with the same name), it gets the role back.
-struct PrimaryRole: Equatable {
-    /// --primary NAME: wins whenever that output is connected.
-    var requested: String?
+public struct PrimaryRole: Sendable, Equatable {
+    /// The output the application asked for: wins whenever it is connected.
+    public var requested: String?
     /// The primary now.
-    private(set) var current: String?
+    public private(set) var current: String?
     /// A primary that left, to be restored when it returns.
-    private(set) var displaced: String?
+    public private(set) var displaced: String?
 
-    init(requested: String? = nil) {
+    public init(requested: String? = nil) {
         self.requested = requested
     }
 
-    /// The primary among `outputs` (the ones glout drives), updating the memory.
-    mutating func update(_ outputs: [Output]) -> Output? {
+    /// The primary among `outputs` (those the application covers), updating the memory.
+    @discardableResult
+    public mutating func update(_ outputs: [Output]) -> Output? {
         let names = Set(outputs.map(\.name))
         let chosen: String?
         if let requested, names.contains(requested) {

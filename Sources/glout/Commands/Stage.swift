@@ -1,36 +1,34 @@
 import CGLES
 import WaylandOutputs
 
-/// What run and bench both set up before drawing: the connection, the outputs (with
-/// the names the user gave checked), EGL, the shader programs and the scene.
-final class Session {
+/// What run, bench and snapshot set up before drawing: the display session (the outputs,
+/// with the names the user gave checked, and the windows), EGL, the shader programs, the
+/// scene and its telemetry.
+final class Stage {
     let options: RunOptions
     let log: Log
     let signals: SignalWatch
-    let connection: Connection
-    let screens: Screens
+    let display: DisplaySession
     let graphics: Graphics
     let scene: Scene
     let programs: ScenePrograms
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
-    /// Which output is the primary (the control view) as outputs come and go.
-    var role: PrimaryRole
     private let shaderPrograms: [ShaderProgram]
 
-    init(options: RunOptions, log: Log) throws {
+    /// The app ID and title of glout's windows.
+    static let appID = "glout"
+
+    init(options: RunOptions, log: Log, input: Bool) throws {
         self.options = options
         self.log = log
-        role = PrimaryRole(requested: options.primary)
         // Files first: a shader folder that cannot be read fails before any connection.
         let library = try ShaderSource.library(directory: options.shaderDirectory)
         signals = try SignalWatch()
-        connection = try Connection(log: log)
-        screens = Screens(connection: connection, preferredPrimary: options.primary)
-        try screens.start()
-        try Session.checkNames(options, screens: screens)
-        try screens.requireWindowing()
-        graphics = try Graphics(connection: connection)
+        display = try DisplaySession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
+                                           input: input, log: log))
+        try Stage.checkNames(options, screens: display.screens)
+        graphics = try display.graphics()
         shaderPrograms = try graphics.withSharedContext {
             [try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),
@@ -41,33 +39,29 @@ final class Session {
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
                                  triangle: shaderPrograms[2].program, text: shaderPrograms[3].program,
                                  marker: shaderPrograms[4].program)
-        scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicClock.now()))
-        updatePrimary()
-        for output in chosenOutputs { telemetry.register(output) }
+        scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds))
+        scene.setPrimary(display.primary)
+        for output in display.outputs { telemetry.register(output) }
         // A --mode the outputs cannot show is a usage error now, not when a window opens.
-        for output in chosenOutputs { _ = try renderSize(for: output) }
+        for output in display.outputs { _ = try renderSize(for: output) }
     }
 
     deinit {
-        // The programs belong to the shared context: delete them with it current.
+        // The windows go first; the programs belong to the shared context: delete them
+        // with it current.
+        display.closeWindows()
         _ = try? graphics.withSharedContext { for program in shaderPrograms { program.delete() } }
     }
 
-    /// Whether glout draws on this output (--outputs).
-    func isChosen(_ output: Output) -> Bool {
-        options.outputs.map { $0.contains(output.name) } ?? true
-    }
-
-    /// The outputs glout draws on, in order.
-    var chosenOutputs: [Output] { screens.outputs.filter(isChosen) }
-
-    /// Gives the primary role to the right one of the outputs glout draws on, after any
-    /// change, and tells the scene. Returns the primary.
-    @discardableResult
-    func updatePrimary() -> Output? {
-        let primary = role.update(chosenOutputs)
-        scene.setPrimary(primary)
-        return primary
+    /// The window glout opens on `output`: its render size and scale mode, --fps, and a
+    /// renderer with its framing and --stall.
+    func windowRequest(for output: Output, frameLogCapacity: Int? = 4096) throws -> DisplaySession.WindowRequest {
+        let surface = FullscreenSurface.Options(appID: Stage.appID, renderSize: try renderSize(for: output),
+                                                scaleMode: options.scaleMode)
+        return DisplaySession.WindowRequest(
+            options: OutputWindow.Options(surface: surface, frameLogCapacity: frameLogCapacity),
+            displayLink: DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name)),
+            makeRenderer: makeRenderer(for: output))
     }
 
     /// Outputs whose mode switch (--set-mode) the compositor refused: drawn at that
@@ -79,6 +73,7 @@ final class Session {
     /// for each. A mode that cannot be set is drawn at that size instead, with a warning.
     func applyModeSwitches() throws {
         guard !options.setModes.isEmpty else { return }
+        let screens = display.screens
         var management: OutputManagement?
         do {
             management = try screens.outputManagement()
@@ -104,7 +99,7 @@ final class Session {
 
     /// Puts back every mode --set-mode changed. Called however the run ends.
     func restoreModes() {
-        guard modesChanged, let management = try? screens.outputManagement() else { return }
+        guard modesChanged, let management = try? display.screens.outputManagement() else { return }
         modesChanged = false
         do {
             let restored = try management.restore()
@@ -116,7 +111,7 @@ final class Session {
 
     /// The size glout draws at on `output` when --mode (or a refused --set-mode) asks
     /// for one: the mode's size, turned with the output's transform.
-    func renderSize(for output: Output) throws -> (width: Int32, height: Int32)? {
+    func renderSize(for output: Output) throws -> Size? {
         guard let request = fallbackModes[output.name] ?? options.renderMode(for: output.name) else { return nil }
         let mode: OutputMode
         do {
@@ -124,13 +119,7 @@ final class Session {
         } catch {
             throw UsageError(message: "--mode: \(error); --allow-custom draws at it anyway", command: "run")
         }
-        return output.transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
-    }
-
-    /// The window options for `output`: its render size and scale mode.
-    func windowOptions(for output: Output, frameLogCapacity: Int? = 4096) throws -> OutputWindow.Options {
-        OutputWindow.Options(frameLogCapacity: frameLogCapacity, renderSize: try renderSize(for: output),
-                             scaleMode: options.scaleMode)
+        return output.transform.swapsAxes ? mode.size.transposed : mode.size
     }
 
     /// A renderer for `output`, with its framing and --stall.
@@ -150,15 +139,10 @@ final class Session {
         }
     }
 
-    /// The display link settings for an output (--fps).
-    func linkSettings(for output: Output) -> DisplayLinkSettings {
-        DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name))
-    }
-
     /// One line about an output, for the log.
     static func describe(_ output: Output) -> String {
         "\(output.name): \(output.currentMode?.description ?? "no mode"), scale \(output.scale), "
-            + "\(output.logicalWidth)x\(output.logicalHeight) at \(output.logicalX),\(output.logicalY)"
+            + "\(output.logicalFrame.size) at \(output.logicalFrame.origin)"
     }
 
     private static func checkNames(_ options: RunOptions, screens: Screens) throws {

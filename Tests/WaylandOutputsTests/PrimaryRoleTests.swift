@@ -1,9 +1,8 @@
 import XCTest
-import WaylandOutputs
-@testable import glout
+@testable import WaylandOutputs
 
 final class PrimaryRoleTests: XCTestCase {
-    func output(_ name: String, x: Int32) -> Output { Output(id: UInt32(x + 2000), name: name, logicalX: x) }
+    func output(_ name: String, x: Int32) -> Output { Output(id: UInt32(x + 2000), name: name, logicalFrame: Rect(x: x, y: 0, width: 0, height: 0)) }
 
     func test_theFirstInOrderStartsAsPrimaryAndKeepsTheRoleWhenAnOutputAppearsBeforeIt() {
         var role = PrimaryRole()

@@ -1,0 +1,370 @@
+/// The external-display model of phone platforms, on Wayland: the outputs in order with a
+/// primary, connect / change / disconnect events, and a fullscreen ``OutputWindow`` per
+/// output, opened when the output appears, resized when it changes and closed when it
+/// leaves, each paced by its own display link.
+///
+/// ```swift
+/// let session = try DisplaySession(.init(appID: "org.example.Solid"))
+/// try session.start { _ in Solid() }     // a window on every output
+/// try session.run()                      // until stop(), a signal, or the compositor goes
+/// ```
+///
+/// Use it on the thread that created it; renderers run on their windows' threads.
+public final class DisplaySession {
+    /// What the session connects to and covers.
+    public struct Configuration: Sendable {
+        /// The Wayland display to connect to; nil: $WAYLAND_DISPLAY, else wayland-0.
+        public var display: String?
+        /// The windows' xdg_toplevel app ID and title.
+        public var appID: String
+        public var title: String
+        /// The outputs that get windows, by name; nil: every output.
+        public var outputs: [String]?
+        /// The output to make primary whenever it is connected; nil: the first in order.
+        public var preferredPrimary: String?
+        /// Whether to bind the seats and report input (it compiles a keymap).
+        public var input: Bool
+        /// Whether GL calls go one thread at a time (nil: as the driver needs, see
+        /// ``Graphics/serializesGL``).
+        public var serializeGL: Bool?
+        /// Where the library's messages go.
+        public var log: Log
+
+        public init(appID: String, title: String? = nil, display: String? = nil, outputs: [String]? = nil,
+                    preferredPrimary: String? = nil, input: Bool = true, serializeGL: Bool? = nil,
+                    log: Log = .standardError(prefix: "")) {
+            self.appID = appID
+            self.title = title ?? appID
+            self.display = display
+            self.outputs = outputs
+            self.preferredPrimary = preferredPrimary
+            self.input = input
+            self.serializeGL = serializeGL
+            self.log = log
+        }
+    }
+
+    /// How the window on one output is made.
+    public struct WindowRequest: Sendable {
+        public var options: OutputWindow.Options
+        public var displayLink: DisplayLinkSettings
+        /// Runs on the window's thread, with its context current, once the first configure came.
+        public var makeRenderer: @Sendable (RenderTarget) throws -> any OutputRenderer
+
+        public init(options: OutputWindow.Options, displayLink: DisplayLinkSettings = DisplayLinkSettings(),
+                    makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) {
+            self.options = options
+            self.displayLink = displayLink
+            self.makeRenderer = makeRenderer
+        }
+    }
+
+    /// Why ``run(for:stoppingOn:exitWhenNoOutputs:)`` returned.
+    public enum StopReason: Sendable, Equatable {
+        /// ``stop()`` was called.
+        case stopped
+        /// The time given to `run` passed.
+        case timeLimit
+        /// The signal watch delivered this signal.
+        case signal(Int32)
+        /// The compositor asked to close the window on this output (xdg_toplevel.close).
+        case closeRequested(String)
+        /// The last covered output left.
+        case noOutputs
+    }
+
+    public let configuration: Configuration
+    public let connection: Connection
+    public let screens: Screens
+    /// The covered outputs, in order.
+    public var outputs: [Output] { screens.outputs.filter(covers) }
+    /// The primary among the covered outputs.
+    public private(set) var primary: Output?
+    /// The open windows, by output id.
+    public var windows: [UInt32: OutputWindow] { opened.mapValues(\.window) }
+    /// Receives every event, on this thread (see also ``events()``).
+    public var onEvent: ((DisplayEvent) -> Void)?
+
+    private var role: PrimaryRole
+    private var madeGraphics: Graphics?
+    private var windowFor: ((Output) throws -> WindowRequest)?
+    private var opened: [UInt32: Opened] = [:]
+    private var streams: [Int: AsyncStream<DisplayEvent>.Continuation] = [:]
+    private var nextStream = 0
+    private var stopRequested = false
+    private let reclaim = HiddenWindowReclaim()
+
+    private struct Opened {
+        var window: OutputWindow
+        var output: Output
+        var announced: MonotonicInstant?
+        var firstFrameReported = false
+    }
+
+    /// Connects and waits until every output present is described. Opens no window
+    /// before ``start(_:)``.
+    public init(_ configuration: Configuration) throws {
+        self.configuration = configuration
+        connection = try Connection(name: configuration.display, log: configuration.log)
+        screens = Screens(connection: connection)
+        try screens.start()
+        role = PrimaryRole(requested: configuration.preferredPrimary)
+        primary = role.update(outputs)
+        screens.onEvent = { [unowned self] event in handle(event) }
+    }
+
+    deinit {
+        for continuation in streams.values { continuation.finish() }
+    }
+
+    /// The EGL display and shared context the windows use, made on first use.
+    public func graphics() throws -> Graphics {
+        if let madeGraphics { return madeGraphics }
+        try screens.requireWindowing()
+        let graphics = try Graphics(connection: connection, serializeGL: configuration.serializeGL)
+        madeGraphics = graphics
+        return graphics
+    }
+
+    /// Opens a window on every covered output, and on each that connects later, made as
+    /// `window` says; then binds the seats if the configuration asks for input.
+    public func start(windows window: @escaping (Output) throws -> WindowRequest) throws {
+        windowFor = window
+        for output in outputs where opened[output.id] == nil { try open(output) }
+        if configuration.input && screens.onInput == nil {
+            screens.onInput = { [unowned self] input in emit(.input(input)) }
+        }
+    }
+
+    /// Opens a window with the default options on every covered output; `renderer` makes
+    /// each output's renderer, on that window's thread.
+    public func start(_ renderer: @escaping @Sendable (Output) throws -> any OutputRenderer) throws {
+        let options = OutputWindow.Options(surface: .init(appID: configuration.appID, title: configuration.title))
+        try start { output in WindowRequest(options: options) { _ in try renderer(output) } }
+    }
+
+    /// A new stream of the session's events, as they happen on this thread.
+    public func events() -> AsyncStream<DisplayEvent> {
+        let (stream, continuation) = AsyncStream<DisplayEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let key = nextStream
+        nextStream += 1
+        streams[key] = continuation
+        return stream
+    }
+
+    /// Makes ``run(for:stoppingOn:exitWhenNoOutputs:)`` return after the current dispatch.
+    public func stop() {
+        stopRequested = true
+        connection.wakeMainQueue()
+    }
+
+    /// Dispatches events until `duration` passes, ``stop()`` is called, `signals` delivers
+    /// a signal, the compositor closes a window, or (with `exitWhenNoOutputs`) the last
+    /// covered output leaves. Throws when the connection breaks or a window fails.
+    @discardableResult
+    public func run(for duration: Duration? = nil, stoppingOn signals: SignalWatch? = nil,
+                    exitWhenNoOutputs: Bool = false) throws -> StopReason {
+        let deadline = duration.map { MonotonicInstant.now + $0 }
+        stopRequested = false
+        while true {
+            if exitWhenNoOutputs && opened.isEmpty { return .noOutputs }
+            var timeout: Duration?
+            if let deadline {
+                if MonotonicInstant.now >= deadline { return .timeLimit }
+                timeout = deadline.fromNow
+            }
+            let ready = try dispatch(timeout: timeout, watching: signals.map { [$0.fileDescriptor] } ?? [])
+            if !ready.isEmpty, let signal = signals?.take().first { return .signal(signal) }
+            if stopRequested { return .stopped }
+            if let closed = opened.values.first(where: { $0.window.closeRequested }) {
+                return .closeRequested(closed.output.name)
+            }
+        }
+    }
+
+    /// Dispatches the connection once (see ``Connection/dispatch(timeout:watching:)``),
+    /// then looks after the windows: reports first frames, opens hidden ones again, and
+    /// throws the error that stopped a window.
+    @discardableResult
+    public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
+        let ready = try connection.dispatch(timeout: timeout, watching: watching)
+        try checkWindows()
+        return ready
+    }
+
+    /// Closes every window (in reverse order of opening) and opens no more until the next
+    /// ``start(_:)``. Returns the summaries of the windows it closed.
+    @discardableResult
+    public func closeWindows() -> [WindowSummary] {
+        windowFor = nil
+        var summaries: [WindowSummary] = []
+        for (id, entry) in opened.sorted(by: { $0.key > $1.key }) {
+            entry.window.close()
+            summaries.append(WindowSummary(output: entry.window.output, statistics: entry.window.statistics,
+                                           announced: entry.announced))
+            opened[id] = nil
+        }
+        return summaries
+    }
+
+    // MARK: - Outputs and windows
+
+    private func covers(_ output: Output) -> Bool {
+        configuration.outputs.map { $0.contains(output.name) } ?? true
+    }
+
+    private func open(_ output: Output) throws {
+        guard let windowFor else { return }
+        let request = try windowFor(output)
+        let window = try OutputWindow(output: output, screens: screens, graphics: graphics(), options: request.options,
+                                      makeRenderer: request.makeRenderer)
+        window.displayLinkSettings = request.displayLink
+        opened[output.id] = Opened(window: window, output: output, announced: screens.announcementTime(of: output.id))
+    }
+
+    private func handle(_ event: ScreenEvent) {
+        switch event {
+        case .connected(let output):
+            guard covers(output) else { return emit(.connected(output)) }
+            reclaim.outputsChanged()
+            updatePrimary()
+            do {
+                try open(output)
+            } catch {
+                configuration.log.error("output \(output.name): \(error)")
+                emit(.windowFailed(output, error: "\(error)"))
+            }
+            emit(.connected(output))
+        case .changed(let output, let previous):
+            opened[output.id]?.window.update(output)
+            opened[output.id]?.output = output
+            if covers(output) { updatePrimary() }
+            emit(.changed(output, previous: previous))
+        case .disconnected(let output):
+            reclaim.outputsChanged()
+            var summary: WindowSummary?
+            if let entry = opened.removeValue(forKey: output.id) {
+                // Screens told us first: the window goes before the output's proxies.
+                entry.window.close()
+                summary = WindowSummary(output: entry.window.output, statistics: entry.window.statistics,
+                                        announced: entry.announced)
+                // A window's context, buffers and thread arena are freed now; hand the
+                // pages back, or a long run with outputs coming and going creeps up.
+                _ = malloc_trim(0)
+            }
+            if covers(output) { updatePrimary() }
+            emit(.disconnected(output, window: summary))
+        }
+    }
+
+    private func updatePrimary() {
+        let before = primary?.name
+        primary = role.update(outputs)
+        if primary?.name != before { emit(.primaryChanged(primary)) }
+    }
+
+    /// Hands the primary role to `name` while it is connected (nil: back to the first in
+    /// order), as a user picking the main screen would.
+    public func setPreferredPrimary(_ name: String?) {
+        role.requested = name
+        updatePrimary()
+    }
+
+    private func checkWindows() throws {
+        for (id, entry) in opened {
+            if let error = entry.window.failure {
+                // A broken connection is the compositor's doing, not this output's.
+                try connection.check()
+                throw DisplaySessionError.windowFailed(output: entry.output.name, error: "\(error)")
+            }
+            if !entry.firstFrameReported, let first = entry.window.statistics.firstCommit {
+                opened[id]?.firstFrameReported = true
+                emit(.firstFrame(entry.window.output, after: entry.announced.map { first - $0 }))
+            }
+        }
+        for entry in reclaim.hidden(among: opened.values.map(\.window)) {
+            configuration.log.info("output \(entry.output.name): its window was hidden when outputs changed; opening it again")
+            entry.recreateSurface()
+        }
+    }
+
+    private func emit(_ event: DisplayEvent) {
+        onEvent?(event)
+        for continuation in streams.values { continuation.yield(event) }
+    }
+}
+
+/// What a ``DisplaySession`` reports.
+public enum DisplayEvent: Sendable {
+    /// An output connected; if the session covers it, its window is open.
+    case connected(Output)
+    /// An output's description changed; its window follows at its next frame.
+    case changed(Output, previous: Output)
+    /// An output left; its window, if it had one, is closed, with these last counters.
+    case disconnected(Output, window: WindowSummary?)
+    /// Another output (or none) is the primary now.
+    case primaryChanged(Output?)
+    /// The window on this output committed its first frame, this long after the output's
+    /// wl_output global was announced (nil when unknown).
+    case firstFrame(Output, after: Duration?)
+    /// A window could not be opened on this output.
+    case windowFailed(Output, error: String)
+    /// Keyboard, pointer or touch input (when the configuration asks for input).
+    case input(InputEvent)
+}
+
+/// A window's last counters, with its output and when that output appeared.
+public struct WindowSummary: Sendable {
+    public var output: Output
+    public var statistics: OutputWindow.Statistics
+    /// When the output's wl_output global was announced.
+    public var announced: MonotonicInstant?
+}
+
+/// What stopped a ``DisplaySession``.
+public enum DisplaySessionError: Error, CustomStringConvertible {
+    /// The render thread of the window on this output stopped with an error.
+    case windowFailed(output: String, error: String)
+
+    public var description: String {
+        switch self {
+        case let .windowFailed(output, error): "output \(output): \(error)"
+        }
+    }
+}
+
+/// Compositors shuffle windows when outputs come and go: sway moves a removed output's
+/// workspaces to another output and shows one of them there, hiding the window on that
+/// output. A window whose frame callbacks stop within a few seconds of such a change gets
+/// a new surface, which the compositor maps where the output shows it. Later (a user
+/// switching workspaces on purpose) the window stays hidden.
+final class HiddenWindowReclaim {
+    /// How long after outputs come or go a hidden window is opened again.
+    static let window: UInt64 = 3_000_000_000
+    private var changed: UInt64?
+    private var reclaimed: Set<UInt32> = []
+
+    func outputsChanged() {
+        changed = MonotonicClock.now()
+        reclaimed.removeAll()
+    }
+
+    /// The windows to open again now.
+    func hidden(among windows: [OutputWindow]) -> [OutputWindow] {
+        guard let changed else { return [] }
+        guard MonotonicClock.now() - changed < HiddenWindowReclaim.window else {
+            self.changed = nil
+            reclaimed.removeAll()
+            return []
+        }
+        return windows.filter { window in
+            guard !reclaimed.contains(window.outputID), window.statistics.isSuspended else { return false }
+            reclaimed.insert(window.outputID)
+            return true
+        }
+    }
+}
+
+/// glibc's malloc_trim (malloc.h is not part of the Glibc module): returns free heap
+/// pages of every arena to the kernel.
+@_silgen_name("malloc_trim") private func malloc_trim(_ pad: Int) -> Int32

@@ -1,0 +1,68 @@
+import Foundation
+import WaylandOutputs
+
+/// `glout outputs`: the list, or with --watch the events as they happen. A display
+/// session that opens no window: the same outputs, order and primary role as `run`.
+enum OutputsCommand {
+    static func run(_ options: OutputsOptions, log: Log) throws {
+        let signals = try SignalWatch()
+        let display = try DisplaySession(.init(appID: Stage.appID, preferredPrimary: options.primary, input: false,
+                                               log: log))
+        if let name = options.primary, display.screens.output(named: name) == nil, !options.watch {
+            throw UsageError(message: "--primary \(name): no such output; the outputs are "
+                             + display.outputs.map(\.name).joined(separator: ", "), command: "outputs")
+        }
+        guard options.watch else {
+            if options.json {
+                print(try OutputReport(outputs: display.outputs, primary: display.primary).json())
+            } else {
+                print(OutputReport.table(outputs: display.outputs, primary: display.primary), terminator: "")
+            }
+            return
+        }
+        try watch(display, signals: signals, options: options)
+    }
+
+    /// One event line: text, or a JSON object with the output in the schema of
+    /// `OutputReport`.
+    struct Event: Encodable {
+        var event: String
+        var output: OutputReport.Entry
+    }
+
+    static func line(_ name: String, _ output: Output, primary: String?, json: Bool) throws -> String {
+        if json {
+            return try OutputReport.encode(Event(event: name, output: .init(output, primary: output.name == primary)),
+                                           pretty: false)
+        }
+        let mode = output.currentMode?.description ?? "no mode"
+        return "\(name) \(output.name) \"\(output.description)\": \(mode), scale \(output.scale), "
+            + "transform \(output.transform), \(output.logicalFrame.size) at \(output.logicalFrame.origin)"
+            + (output.name == primary ? ", primary" : "")
+    }
+
+    private static func watch(_ display: DisplaySession, signals: SignalWatch, options: OutputsOptions) throws {
+        var printed: (any Error)?
+        func emit(_ name: String, _ output: Output) {
+            do {
+                // Straight to the descriptor: a pipe reader sees each event as it happens.
+                var text = try line(name, output, primary: display.primary?.name, json: options.json) + "\n"
+                text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
+            } catch {
+                printed = error
+            }
+        }
+        for output in display.outputs { emit("connected", output) }
+        display.onEvent = { event in
+            switch event {
+            case .connected(let output): emit("connected", output)
+            case .changed(let output, _): emit("changed", output)
+            case .disconnected(let output, _): emit("disconnected", output)
+            default: break
+            }
+            if printed != nil { display.stop() }
+        }
+        try display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) }, stoppingOn: signals)
+        if let printed { throw printed }
+    }
+}
