@@ -1,5 +1,5 @@
 import XCTest
-import WaylandOutputs
+@testable import WaylandOutputs
 @testable import glout
 
 final class KeyBindingsTests: XCTestCase {

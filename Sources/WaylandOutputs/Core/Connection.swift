@@ -90,7 +90,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Whether the caller is the thread that made the connection and dispatches its main queue.
-    public var isMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
+    var isMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
 
     /// Runs `work` on the main thread: now when called there, else at the next dispatch.
     func onMainThread(_ work: @escaping () -> Void) {
@@ -106,7 +106,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// The display's default queue, dispatched by the thread that owns the connection.
-    public private(set) lazy var mainQueue = EventQueue(connection: self, queue: nil, wakeFD: wakeFD)
+    private(set) lazy var mainQueue = EventQueue(connection: self, queue: nil, wakeFD: wakeFD)
 
     /// Render threads that keep reading the socket (see ``dispatch(timeout:watching:)``).
     private let readers = Atomic<Int>(0)

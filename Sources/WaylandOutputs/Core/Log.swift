@@ -55,7 +55,7 @@ enum LibwaylandLog {
 }
 
 /// Writes text to file descriptor 2 in one write(2), so lines from threads do not interleave.
-public func writeStandardError(_ text: String) {
+func writeStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }

@@ -3,13 +3,13 @@ import Glibc
 
 /// A keymap and its state (libxkbcommon), turning wl_keyboard key codes into keysyms and
 /// text with the compositor's layout and the current modifiers.
-public final class KeyboardState {
+final class KeyboardState {
     private let context: OpaquePointer
     private let keymap: OpaquePointer
     private let state: OpaquePointer
 
     /// A keymap compiled from text (what wl_keyboard.keymap sends, XKB_KEYMAP_FORMAT_TEXT_V1).
-    public init?(keymapText: String) {
+    init?(keymapText: String) {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
         guard let keymap = xkb_keymap_new_from_string(context, keymapText, XKB_KEYMAP_FORMAT_TEXT_V1,
                                                       XKB_KEYMAP_COMPILE_NO_FLAGS) else {
@@ -25,7 +25,7 @@ public final class KeyboardState {
     }
 
     /// A keymap from RMLVO names ("us", "de", ...), compiled with the system's XKB data.
-    public init?(layout: String, variant: String = "") {
+    init?(layout: String, variant: String = "") {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
         let keymap = layout.withCString { layoutName in
             variant.withCString { variantName in
@@ -56,7 +56,7 @@ public final class KeyboardState {
     }
 
     /// The keysym and text of a wl_keyboard key code (evdev code; XKB adds 8).
-    public func describe(key: UInt32) -> (keysym: UInt32, text: String) {
+    func describe(key: UInt32) -> (keysym: UInt32, text: String) {
         let code = xkb_keycode_t(key + 8)
         let keysym = xkb_state_key_get_one_sym(state, code)
         var buffer = [CChar](repeating: 0, count: 16)
@@ -66,17 +66,17 @@ public final class KeyboardState {
     }
 
     /// Applies wl_keyboard.modifiers.
-    public func updateModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+    func updateModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
     }
 
     /// Applies a key press or release to the state (for tests that have no compositor).
-    public func press(key: UInt32, down: Bool) {
+    func press(key: UInt32, down: Bool) {
         xkb_state_update_key(state, xkb_keycode_t(key + 8), down ? XKB_KEY_DOWN : XKB_KEY_UP)
     }
 
     /// The keysym's name, e.g. "Tab" (xkb_keysym_get_name).
-    public static func name(of keysym: UInt32) -> String {
+    static func name(of keysym: UInt32) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         let length = xkb_keysym_get_name(keysym, &buffer, buffer.count)
         return length > 0 ? String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
