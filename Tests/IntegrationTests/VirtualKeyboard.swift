@@ -12,61 +12,24 @@ final class VirtualKeyboard {
         case escape = 1, q = 16, tab = 15, i = 23, f = 33, m = 50, space = 57
     }
 
-    private final class Globals: @unchecked Sendable {
-        var manager: (name: UInt32, version: UInt32)?
-        var seat: (name: UInt32, version: UInt32)?
-    }
-
-    private final class ListenerBox: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<wl_registry_listener>
-        init() {
-            pointer = .allocate(capacity: 1)
-            pointer.initialize(to: wl_registry_listener(
-                global: { data, _, name, interface, version in
-                    let globals = Unmanaged<Globals>.fromOpaque(data!).takeUnretainedValue()
-                    switch String(cString: interface!) {
-                    case "zwp_virtual_keyboard_manager_v1": globals.manager = (name, version)
-                    case "wl_seat": globals.seat = globals.seat ?? (name, version)
-                    default: break
-                    }
-                },
-                global_remove: { _, _, _ in }
-            ))
-        }
-    }
-
-    private static let listener = ListenerBox()
-    private let display: OpaquePointer
-    private let registry: OpaquePointer
+    private let client: TestClient
     private let manager: OpaquePointer
     private let seat: OpaquePointer
     private let keyboard: OpaquePointer
-    private let globals = Globals()
 
     init(socket: String) throws {
-        guard let display = wl_display_connect(socket) else { throw HarnessError("cannot connect to \(socket)") }
-        self.display = display
-        registry = wl_display_get_registry(display)
-        wl_registry_add_listener(registry, VirtualKeyboard.listener.pointer, Unmanaged.passUnretained(globals).toOpaque())
-        wl_display_roundtrip(display)
-        guard let found = globals.manager, let seatGlobal = globals.seat,
-              let rawManager = wl_registry_bind(registry, found.name, cw_zwp_virtual_keyboard_manager_v1_interface(), 1),
-              let rawSeat = wl_registry_bind(registry, seatGlobal.name, cw_wl_seat_interface(), 1)
-        else { throw HarnessError("the compositor offers no zwp_virtual_keyboard_manager_v1 or no wl_seat") }
-        manager = OpaquePointer(rawManager)
-        seat = OpaquePointer(rawSeat)
+        client = try TestClient(socket: socket)
+        manager = try client.bind("zwp_virtual_keyboard_manager_v1", cw_zwp_virtual_keyboard_manager_v1_interface())
+        seat = try client.bind("wl_seat", cw_wl_seat_interface())
         keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(manager, seat)
         try sendKeymap()
-        wl_display_roundtrip(display)
+        client.roundtrip()
     }
 
     deinit {
         zwp_virtual_keyboard_v1_destroy(keyboard)
         zwp_virtual_keyboard_manager_v1_destroy(manager)
         wl_seat_destroy(seat)
-        wl_registry_destroy(registry)
-        wl_display_roundtrip(display)
-        wl_display_disconnect(display)
     }
 
     /// The US keymap, as text in an unlinked file (what wl_keyboard.keymap hands out).
@@ -99,6 +62,6 @@ final class VirtualKeyboard {
         let time = UInt32(truncatingIfNeeded: MonotonicMilliseconds.now)
         zwp_virtual_keyboard_v1_key(keyboard, time, key.rawValue, WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
         zwp_virtual_keyboard_v1_key(keyboard, time + 1, key.rawValue, WL_KEYBOARD_KEY_STATE_RELEASED.rawValue)
-        wl_display_roundtrip(display)
+        client.roundtrip()
     }
 }

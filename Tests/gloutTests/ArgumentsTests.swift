@@ -51,24 +51,40 @@ final class ArgumentsTests: XCTestCase {
     }
 
     func test_everyBadValueSaysWhatIsWrong() {
-        assertUsageError("frobnicate", mentions: "unknown command 'frobnicate'")
-        assertUsageError("run --layout sideways", mentions: "--layout must be independent or mirror, not 'sideways'")
-        assertUsageError("run --layout", mentions: "--layout needs a value")
-        assertUsageError("run --duration", mentions: "--duration needs a value")
-        assertUsageError("run --duration abc", mentions: "--duration needs a number of seconds, more than 0 and at most 1000000000, not 'abc'")
-        assertUsageError("run --duration 0", mentions: "more than 0")
-        assertUsageError("run --duration -3", mentions: "not '-3'")
-        assertUsageError("run --duration inf", mentions: "not 'inf'")
-        assertUsageError("run --duration nan", mentions: "not 'nan'")
-        assertUsageError("run --frozen -1", mentions: "--frozen needs a number of seconds, 0 or more")
-        assertUsageError("run --outputs A,,B", mentions: "--outputs needs output names separated by commas")
-        assertUsageError("run --outputs A,B,A", mentions: "--outputs names A twice")
-        assertUsageError("run --primary A,B", mentions: "--primary needs one output name")
-        assertUsageError("run --stats-json=", mentions: "--stats-json needs a path")
-        assertUsageError("run --bogus", mentions: "unknown option --bogus for 'glout run'")
-        assertUsageError("run extra", mentions: "unexpected argument 'extra'")
-        assertUsageError("run --help=yes", mentions: "--help takes no value, not 'yes'")
-        assertUsageError("outputs --json=1", mentions: "--json takes no value")
+        let mistakes: [(line: String, says: String)] = [
+            ("frobnicate", "unknown command 'frobnicate'"),
+            ("run --layout sideways", "--layout must be independent or mirror, not 'sideways'"),
+            ("run --layout", "--layout needs a value"),
+            ("run --duration", "--duration needs a value"),
+            ("run --duration abc", "--duration needs a number of seconds, more than 0 and at most 1000000000, not 'abc'"),
+            ("run --duration 0", "more than 0"),
+            ("run --duration -3", "not '-3'"),
+            ("run --duration inf", "not 'inf'"),
+            ("run --duration nan", "not 'nan'"),
+            ("run --frozen -1", "--frozen needs a number of seconds, 0 or more"),
+            ("run --outputs A,,B", "--outputs needs output names separated by commas"),
+            ("run --outputs A,B,A", "--outputs names A twice"),
+            ("run --primary A,B", "--primary needs one output name"),
+            ("run --stats-json=", "--stats-json needs a path"),
+            ("run --bogus", "unknown option --bogus for 'glout run'"),
+            ("run extra", "unexpected argument 'extra'"),
+            ("run --help=yes", "--help takes no value, not 'yes'"),
+            ("outputs --json=1", "--json takes no value"),
+            ("bench --pacing lockstep", "--pacing must be independent or coupled, not 'lockstep'"),
+            ("bench --compare --pacing coupled", "--compare runs both pacings"),
+            ("bench --plot out.svg", "--plot writes a PNG"),
+            ("bench --compare=yes", "--compare takes no value"),
+            ("run --stall HEADLESS-1", "--stall needs NAME=MS"),
+            ("run --stall HEADLESS-1=-5", "not 'HEADLESS-1=-5'"),
+            ("run --stall =30", "--stall needs NAME=MS"),
+            ("run --stall A=99999", "0 to 10000 milliseconds"),
+            ("run --fps 0", "--fps needs [NAME=]FPS"),
+            ("run --fps =30", "--fps needs [NAME=]FPS"),
+            ("run --fps A=fast", "not 'A=fast'"),
+            ("run --scene cube", "--scene must be views or triangle, not 'cube'"),
+            ("bench --json", "--json needs a value"),
+        ]
+        for mistake in mistakes { assertUsageError(mistake.line, mentions: mistake.says) }
     }
 
     func test_usageErrorsNameTheirCommandForTheHint() {
@@ -100,21 +116,5 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertEqual(try parse("bench --help"), .help(topic: "bench"))
         XCTAssertEqual(expected.run.framesPerSecond(for: "HEADLESS-2"), 72)
         XCTAssertEqual(expected.run.framesPerSecond(for: "HEADLESS-1"), 30, "the unnamed rate applies to the rest")
-    }
-
-    func test_benchAndStallMistakes() {
-        assertUsageError("bench --pacing lockstep", mentions: "--pacing must be independent or coupled, not 'lockstep'")
-        assertUsageError("bench --compare --pacing coupled", mentions: "--compare runs both pacings")
-        assertUsageError("bench --plot out.svg", mentions: "--plot writes a PNG")
-        assertUsageError("bench --compare=yes", mentions: "--compare takes no value")
-        assertUsageError("run --stall HEADLESS-1", mentions: "--stall needs NAME=MS")
-        assertUsageError("run --stall HEADLESS-1=-5", mentions: "not 'HEADLESS-1=-5'")
-        assertUsageError("run --stall =30", mentions: "--stall needs NAME=MS")
-        assertUsageError("run --stall A=99999", mentions: "0 to 10000 milliseconds")
-        assertUsageError("run --fps 0", mentions: "--fps needs [NAME=]FPS")
-        assertUsageError("run --fps =30", mentions: "--fps needs [NAME=]FPS")
-        assertUsageError("run --fps A=fast", mentions: "not 'A=fast'")
-        assertUsageError("run --scene cube", mentions: "--scene must be views or triangle, not 'cube'")
-        assertUsageError("bench --json", mentions: "--json needs a value")
     }
 }
