@@ -65,15 +65,16 @@ struct TextBatch {
         var pen = x
         var ink = 0
         var top = Int.max, bottom = Int.min
-        // UTF-8 decoding by hand, so a run of bytes needs no String.
+        // The standard library's decoder, straight from the bytes: no String per run.
         var iterator = text.makeIterator()
-        while let lead = iterator.next() {
-            var scalar = UInt32(lead)
-            var extra = 0
-            if lead >= 0xF0 { scalar = UInt32(lead & 0x07); extra = 3 }
-            else if lead >= 0xE0 { scalar = UInt32(lead & 0x0F); extra = 2 }
-            else if lead >= 0xC0 { scalar = UInt32(lead & 0x1F); extra = 1 }
-            for _ in 0..<extra { scalar = scalar << 6 | UInt32((iterator.next() ?? 0x80) & 0x3F) }
+        var decoder = UTF8()
+        decoding: while true {
+            let scalar: UInt32
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let value): scalar = value.value
+            case .emptyInput: break decoding
+            case .error: scalar = 0xFFFD
+            }
             let glyph = font.glyph(scalar)
             if glyph.width > 0 && glyph.height > 0 {
                 let gx = pen + glyph.left, gy = baseline - glyph.top

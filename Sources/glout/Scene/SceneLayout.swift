@@ -13,6 +13,16 @@ struct Insets: Equatable, Sendable {
     init(all value: Double) { self.init(top: value, right: value, bottom: value, left: value) }
 }
 
+/// A circle in canvas pixels (the dial, the rings).
+struct Circle: Equatable, Sendable {
+    var x: Double, y: Double, radius: Double
+}
+
+/// A rectangle in canvas pixels, fractions allowed (the tiles, the pacing strip).
+struct Box: Equatable, Sendable {
+    var x: Double, y: Double, width: Double, height: Double
+}
+
 /// How a TV or projector's overscan is compensated on an output.
 enum Overscan: Equatable, Sendable {
     case none
@@ -43,10 +53,10 @@ struct SceneLayout: Equatable, Sendable {
     /// radius), the output tiles; content view: the rings and the pacing strip. All in
     /// canvas pixels from the canvas's top left corner.
     var bandHeight: Double
-    var dial: (x: Double, y: Double, radius: Double)
-    var tiles: (x: Double, y: Double, width: Double, height: Double)
-    var rings: (x: Double, y: Double, radius: Double)
-    var strip: (x: Double, y: Double, width: Double, height: Double)
+    var dial: Circle
+    var tiles: Box
+    var rings: Circle
+    var strip: Box
     /// Picture pixels per point of text and lines: the output's scale, or in mirror the
     /// primary's, scaled with the picture.
     var pointSize: Double = 1
@@ -55,25 +65,18 @@ struct SceneLayout: Equatable, Sendable {
     var gridRows = 2
 
     /// The inner rectangle of tile `index` (canvas pixels), inside its cell's gap.
-    func tile(_ index: Int) -> (x: Double, y: Double, width: Double, height: Double) {
+    func tile(_ index: Int) -> Box {
         let cellWidth = tiles.width / Double(gridColumns), cellHeight = tiles.height / Double(gridRows)
         let column = Double(index % gridColumns), row = Double(index / gridColumns)
         let gapX = cellWidth * 0.04, gapY = cellHeight * 0.04
-        return (tiles.x + column * cellWidth + gapX, tiles.y + row * cellHeight + gapY,
-                cellWidth - 2 * gapX, cellHeight - 2 * gapY)
+        return Box(x: tiles.x + column * cellWidth + gapX, y: tiles.y + row * cellHeight + gapY,
+                   width: cellWidth - 2 * gapX, height: cellHeight - 2 * gapY)
     }
 
     /// A grid for `count` tiles: one column for one, two up to four, three up to nine.
     mutating func arrangeTiles(count: Int) {
         gridColumns = count <= 1 ? 1 : count <= 4 ? 2 : count <= 9 ? 3 : 4
         gridRows = max(1, (max(1, count) + gridColumns - 1) / gridColumns)
-    }
-
-    static func == (a: SceneLayout, b: SceneLayout) -> Bool {
-        a.canvas == b.canvas && a.safe == b.safe && a.horizontal == b.horizontal && a.vertical == b.vertical
-            && a.bandHeight == b.bandHeight && a.dial == b.dial && a.tiles == b.tiles && a.rings == b.rings
-            && a.strip == b.strip
-            && a.pointSize == b.pointSize && a.gridColumns == b.gridColumns && a.gridRows == b.gridRows
     }
 
     /// Width and height in points from which an axis is regular.
@@ -125,24 +128,23 @@ struct SceneLayout: Equatable, Sendable {
                  w: Double(safe.width), h: Double(safe.height))
         let band = s.y + 0.08 * s.h
         let below = (y: band, h: s.y + s.h - band)
-        var dial: (Double, Double, Double)
-        var tiles: (Double, Double, Double, Double)
+        let dial: Circle, tiles: Box
         switch (horizontal, vertical) {
         case (.regular, _):
             // Side by side: the dial on the left, the tiles on the right.
-            dial = (s.x + 0.25 * s.w, below.y + 0.48 * below.h, min(0.3 * below.h, 0.22 * s.w))
-            tiles = (s.x + 0.55 * s.w, below.y + 0.13 * below.h, 0.4 * s.w, 0.7 * below.h)
+            dial = Circle(x: s.x + 0.25 * s.w, y: below.y + 0.48 * below.h, radius: min(0.3 * below.h, 0.22 * s.w))
+            tiles = Box(x: s.x + 0.55 * s.w, y: below.y + 0.13 * below.h, width: 0.4 * s.w, height: 0.7 * below.h)
         case (.compact, .regular):
             // Stacked: the dial above, the tiles below.
-            dial = (s.x + 0.5 * s.w, below.y + 0.3 * below.h, min(0.38 * s.w, 0.24 * below.h))
-            tiles = (s.x + 0.1 * s.w, below.y + 0.6 * below.h, 0.8 * s.w, 0.34 * below.h)
+            dial = Circle(x: s.x + 0.5 * s.w, y: below.y + 0.3 * below.h, radius: min(0.38 * s.w, 0.24 * below.h))
+            tiles = Box(x: s.x + 0.1 * s.w, y: below.y + 0.6 * below.h, width: 0.8 * s.w, height: 0.34 * below.h)
         case (.compact, .compact):
             // Small: the dial in the middle, a strip of tiles along the bottom.
-            dial = (s.x + 0.5 * s.w, below.y + 0.4 * below.h, min(0.3 * s.w, 0.32 * below.h))
-            tiles = (s.x + 0.1 * s.w, below.y + 0.8 * below.h, 0.8 * s.w, 0.16 * below.h)
+            dial = Circle(x: s.x + 0.5 * s.w, y: below.y + 0.4 * below.h, radius: min(0.3 * s.w, 0.32 * below.h))
+            tiles = Box(x: s.x + 0.1 * s.w, y: below.y + 0.8 * below.h, width: 0.8 * s.w, height: 0.16 * below.h)
         }
-        let rings = (s.x + 0.5 * s.w, s.y + 0.5 * s.h, 0.3 * min(s.w, s.h))
-        let strip = (s.x, s.y + 0.9 * s.h, s.w, 0.1 * s.h)
+        let rings = Circle(x: s.x + 0.5 * s.w, y: s.y + 0.5 * s.h, radius: 0.3 * min(s.w, s.h))
+        let strip = Box(x: s.x, y: s.y + 0.9 * s.h, width: s.w, height: 0.1 * s.h)
         // Text and lines scale with the picture: in mirror, as on the primary.
         let pointSize = classSize.map { Double(safe.height) / max(1, $0.height) } ?? ppp
         return SceneLayout(canvas: canvas, safe: safe, horizontal: horizontal, vertical: vertical, bandHeight: band,
