@@ -120,12 +120,33 @@ final class SceneRenderer: OutputRenderer {
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
-        var (view, layout) = SceneRenderer.placement(of: target.output, target: target, state: state, framing: framing)
+        let (view, layout) = arrange(target: target, state: state)
         let program = view == .control ? programs.control : programs.content
         let accent = view == .control ? state.accent : state.contentAccent
-        let generation = telemetry?.generation ?? 0
-        // The tiles: one per output the dashboard lists.
+        setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
+        let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
+                           accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
+                           primary: state.primary, layoutMode: state.layout)
+        let drawsDashboard = view == .control && dashboard != nil
+        if key != stillKey {
+            drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
+            stillKey = key
+        }
+        if drawsDashboard { restoreLiveRegions(target: target) }
+        shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp), target: target)
+        if drawsDashboard {
+            glUseProgram(programs.text)
+            dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
+        }
+        present(target: target)
+        if markerCount > 0 { drawMarkers(layout: layout, target: target) }
+    }
+
+    /// The view this output shows and its layout, with a tile per output the dashboard lists.
+    private func arrange(target: RenderTarget, state: Scene.State) -> (SceneView, SceneLayout) {
+        var (view, layout) = SceneRenderer.placement(of: target.output, target: target, state: state, framing: framing)
         if view == .control, let telemetry {
+            let generation = telemetry.generation
             if dashboard == nil { dashboard = Dashboard(telemetry: telemetry) }
             if arrangedFor.map({ $0.0 != generation || $0.1 != state.primary }) ?? true {
                 arrangement = dashboard!.arrange(primary: state.primary)
@@ -133,44 +154,45 @@ final class SceneRenderer: OutputRenderer {
             }
         }
         layout.arrangeTiles(count: view == .control ? max(1, arrangement.count) : 4)
-        setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
+        return (view, layout)
+    }
 
-        let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
-                           accent: accent, frozen: state.frozen, dashboard: view == .control ? generation : 0,
-                           primary: state.primary, layoutMode: state.layout)
-        let drawsDashboard = view == .control && dashboard != nil
-        if key != stillKey {
-            // Draw the whole picture once into the layer, with the dashboard's still text.
-            still.allocate(width: target.pixelSize.width, height: target.pixelSize.height)
-            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
-            glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
-            glClearColor(0, 0, 0, 1)
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-            glUseProgram(program)
-            setViewport(layout.canvas, target: target)
-            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-            regions = layout.dynamicRegions(of: view).filter { $0.width > 0 && $0.height > 0 }
-            handInLayer = nil
-            if drawsDashboard {
-                glUseProgram(programs.text)
-                dashboard!.drawStill(layout: layout, state: state, target: target)
-                keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
-            }
-            stillKey = key
-        }
+    /// Draws the whole picture once into the layer, with the dashboard's still text.
+    private func drawStill(program: GLuint, view: SceneView, layout: SceneLayout, state: Scene.State,
+                           target: RenderTarget, dashboard drawsDashboard: Bool) {
+        still.allocate(width: target.pixelSize.width, height: target.pixelSize.height)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
+        glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
+        glClearColor(0, 0, 0, 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glUseProgram(program)
+        setViewport(layout.canvas, target: target)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        regions = layout.dynamicRegions(of: view).filter { $0.width > 0 && $0.height > 0 }
+        handInLayer = nil
         if drawsDashboard {
-            // Wipe last frame's rates and graphs: a copy, where shading the view there
-            // again cost llvmpipe a millisecond or more a frame.
-            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
-            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
-            for (_, region) in dashboard!.liveRegions {
-                let r = region.flippedY(containerHeight: target.pixelSize.height)
-                glBlitFramebuffer(r.x, r.y, r.x + r.width, r.y + r.height, r.x, r.y, r.x + r.width, r.y + r.height,
-                                  GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-            }
+            glUseProgram(programs.text)
+            dashboard!.drawStill(layout: layout, state: state, target: target)
+            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
         }
-        // Shade the moving regions again, into the layer: every pixel of a frame is made
-        // in the same RGBA8 texture, so a snapshot and the window get the same values.
+    }
+
+    /// Wipes last frame's rates and graphs: a copy from the backdrop, where shading the
+    /// view there again cost llvmpipe a millisecond or more a frame.
+    private func restoreLiveRegions(target: RenderTarget) {
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
+        for (_, region) in dashboard!.liveRegions {
+            let r = region.flippedY(containerHeight: target.pixelSize.height)
+            glBlitFramebuffer(r.x, r.y, r.maxX, r.maxY, r.x, r.y, r.maxX, r.maxY,
+                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        }
+    }
+
+    /// Shades the moving regions again, into the layer: every pixel of a frame is made in
+    /// the same RGBA8 texture, so a snapshot and the window get the same values.
+    private func shadeMovingParts(program: GLuint, view: SceneView, layout: SceneLayout, time: Double,
+                                  target: RenderTarget) {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
         glUseProgram(program)
         block.bind()
@@ -179,34 +201,35 @@ final class SceneRenderer: OutputRenderer {
         for region in regions { shade(region, target: target) }
         if view == .control {
             // The hand: where it was in the layer and where it is now.
-            let hand = layout.dialHand(pointing: SceneRenderer.handDirection(time: state.time(at: frame.timestamp)))
+            let hand = layout.dialHand(pointing: SceneRenderer.handDirection(time: time))
             shade(handInLayer.map { hand.union($0) } ?? hand, target: target)
             handInLayer = hand
         }
         glDisable(GLenum(GL_SCISSOR_TEST))
-        if drawsDashboard {
-            glUseProgram(programs.text)
-            dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
-        }
-        // Copy the layer to the output. (Shading it with texelFetch instead took a third of
-        // the CPU at 1920x1080 on llvmpipe; the blit is a plain copy.)
+    }
+
+    /// Copies the layer to the output. (Shading it with texelFetch instead took a third of
+    /// the CPU at 1920x1080 on llvmpipe; the blit is a plain copy.)
+    private func present(target: RenderTarget) {
+        let size = target.pixelSize
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), still.framebuffer)
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), outputFramebuffer)
-        glBlitFramebuffer(0, 0, target.pixelSize.width, target.pixelSize.height, 0, 0, target.pixelSize.width, target.pixelSize.height,
+        glBlitFramebuffer(0, 0, size.width, size.height, 0, 0, size.width, size.height,
                           GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
-        // Markers go on top of the copy, never into the layer.
-        if markerCount > 0 {
-            glUseProgram(programs.marker)
-            block.bind()
-            setViewport(layout.canvas, target: target)
-            glEnable(GLenum(GL_BLEND))
-            glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-            glEnable(GLenum(GL_SCISSOR_TEST))
-            shade(markerRegion, target: target)
-            glDisable(GLenum(GL_SCISSOR_TEST))
-            glDisable(GLenum(GL_BLEND))
-        }
+    }
+
+    /// The pointer and touch markers, on top of the copy, never into the layer.
+    private func drawMarkers(layout: SceneLayout, target: RenderTarget) {
+        glUseProgram(programs.marker)
+        block.bind()
+        setViewport(layout.canvas, target: target)
+        glEnable(GLenum(GL_BLEND))
+        glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        shade(markerRegion, target: target)
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glDisable(GLenum(GL_BLEND))
     }
 
     /// Draws the bound program into `region` of the bound framebuffer only.
