@@ -31,10 +31,14 @@ let package = Package(
             plugins: ["EmbedShaders"]
         ),
         .plugin(name: "EmbedShaders", capability: .buildTool()),
+        // Two small programs on the library alone (README's example is the first).
+        .executableTarget(name: "SolidColours", dependencies: ["WaylandOutputs", "CGLES"], path: "Examples/SolidColours"),
+        .executableTarget(name: "OutputClock", dependencies: ["WaylandOutputs", "CGLES"], path: "Examples/OutputClock"),
         .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs"]),
         .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
         // Runs the built glout, and the library on its own, against real compositors.
-        .testTarget(name: "IntegrationTests", dependencies: ["glout", "WaylandOutputs", "CGLES", "CWayland", "CXKBCommon"]),
+        .testTarget(name: "IntegrationTests",
+                    dependencies: ["glout", "SolidColours", "OutputClock", "WaylandOutputs", "CGLES", "CWayland", "CXKBCommon"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,11 @@ enum Paths {
 
     static var compositorScript: String { packageRoot.appendingPathComponent("scripts/compositor").path }
 
+    /// An example program (Examples/NAME), built beside glout.
+    static func example(_ name: String) -> String {
+        URL(fileURLWithPath: glout).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// A fresh temporary folder, removed by the test case's teardown.
     static func temporaryFolder() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("glout-test-\(UUID().uuidString)")

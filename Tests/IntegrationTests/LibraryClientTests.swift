@@ -24,7 +24,7 @@ final class LibraryClientTests: IntegrationTestCase {
     func test_aDisplaySessionPaintsEveryOutputAndFollowsANewOne() throws {
         let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
         let session = try DisplaySession(.init(appID: "org.example.Solid", display: LibraryClientTests.socket(of: sway),
-                                               log: Log { _, _ in }))
+                                               handlesSignals: false, log: Log { _, _ in }))
         XCTAssertEqual(session.outputs.map(\.name), ["HEADLESS-1", "HEADLESS-2"])
         XCTAssertEqual(session.primary?.name, "HEADLESS-1")
         var seen: [String] = []
@@ -90,7 +90,7 @@ final class LibraryClientTests: IntegrationTestCase {
     func test_runEndsWithTheReasonItWasGiven() throws {
         let sway = try Compositor.sway(["800x600@60"])
         let session = try DisplaySession(.init(appID: "org.example.Run", display: LibraryClientTests.socket(of: sway),
-                                               input: false, log: Log { _, _ in }))
+                                               input: false, handlesSignals: false, log: Log { _, _ in }))
         try session.start { _ in Solid((0, 0, 0)) }
         XCTAssertEqual(try session.run(for: .milliseconds(300)), .timeLimit)
         session.onEvent = { [unowned session] event in
@@ -162,7 +162,7 @@ final class ProtocolErrorTests: IntegrationTestCase {
     func test_aProtocolErrorNamesInterfaceObjectAndCode() throws {
         let sway = try Compositor.sway(["800x600@60"])
         let session = try DisplaySession(.init(appID: "org.example.Error", display: LibraryClientTests.socket(of: sway),
-                                               input: false, log: Log { _, _ in }))
+                                               input: false, handlesSignals: false, log: Log { _, _ in }))
         try session.start { _ in LibraryClientTests.Solid((0, 1, 0)) }
         let window = try XCTUnwrap(session.windows.values.first)
         try waitUntil("the window draws") {

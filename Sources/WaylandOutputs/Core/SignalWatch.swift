@@ -6,19 +6,24 @@ import Glibc
 /// threads inherit the blocked mask, so only this descriptor receives the signals.
 public final class SignalWatch {
     public let fileDescriptor: Int32
+    /// The calling thread's mask before, put back when the watch goes.
+    private var previous = sigset_t()
 
     public init(_ signals: [Int32] = [SIGINT, SIGTERM]) throws {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
-        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw SignalWatchError(reason: "pthread_sigmask failed") }
+        guard pthread_sigmask(SIG_BLOCK, &mask, &previous) == 0 else { throw SignalWatchError(reason: "pthread_sigmask failed") }
         fileDescriptor = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         guard fileDescriptor >= 0 else { throw SignalWatchError(reason: "signalfd failed: \(String(cString: strerror(errno)))") }
         // A write to a closed pipe (stdout piped to `head`) must not kill glout.
         signal(SIGPIPE, SIG_IGN)
     }
 
-    deinit { close(fileDescriptor) }
+    deinit {
+        close(fileDescriptor)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
 
     /// The signals received since the last call.
     public func take() -> [Int32] {

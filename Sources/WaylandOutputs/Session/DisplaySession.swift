@@ -6,7 +6,7 @@
 /// ```swift
 /// let session = try DisplaySession(.init(appID: "org.example.Solid"))
 /// try session.start { _ in Solid() }     // a window on every output
-/// try session.run()                      // until stop(), a signal, or the compositor goes
+/// try session.run()                      // until stop(), SIGINT or SIGTERM
 /// ```
 ///
 /// Use it on the thread that created it; renderers run on their windows' threads.
@@ -27,12 +27,15 @@ public final class DisplaySession {
         /// Whether GL calls go one thread at a time (nil: as the driver needs, see
         /// ``Graphics/serializesGL``).
         public var serializeGL: Bool?
+        /// Whether SIGINT and SIGTERM end ``run(for:exitWhenNoOutputs:)`` (delivered
+        /// through a signalfd, blocked for every thread the session starts).
+        public var handlesSignals: Bool
         /// Where the library's messages go.
         public var log: Log
 
         public init(appID: String, title: String? = nil, display: String? = nil, outputs: [String]? = nil,
                     preferredPrimary: String? = nil, input: Bool = true, serializeGL: Bool? = nil,
-                    log: Log = .standardError(prefix: "")) {
+                    handlesSignals: Bool = true, log: Log = .standardError(prefix: "")) {
             self.appID = appID
             self.title = title ?? appID
             self.display = display
@@ -40,6 +43,7 @@ public final class DisplaySession {
             self.preferredPrimary = preferredPrimary
             self.input = input
             self.serializeGL = serializeGL
+            self.handlesSignals = handlesSignals
             self.log = log
         }
     }
@@ -59,13 +63,13 @@ public final class DisplaySession {
         }
     }
 
-    /// Why ``run(for:stoppingOn:exitWhenNoOutputs:)`` returned.
+    /// Why ``run(for:exitWhenNoOutputs:)`` returned.
     public enum StopReason: Sendable, Equatable {
         /// ``stop()`` was called.
         case stopped
         /// The time given to `run` passed.
         case timeLimit
-        /// The signal watch delivered this signal.
+        /// This signal arrived (SIGINT or SIGTERM).
         case signal(Int32)
         /// The compositor asked to close the window on this output (xdg_toplevel.close).
         case closeRequested(String)
@@ -74,6 +78,8 @@ public final class DisplaySession {
     }
 
     public let configuration: Configuration
+    /// SIGINT and SIGTERM as a descriptor, when the configuration handles signals.
+    public let signals: SignalWatch?
     public let connection: Connection
     public let screens: Screens
     /// The covered outputs, in order.
@@ -105,6 +111,8 @@ public final class DisplaySession {
     /// before ``start(_:)``.
     public init(_ configuration: Configuration) throws {
         self.configuration = configuration
+        // Before any thread: threads inherit the blocked mask, so only the watch gets them.
+        signals = configuration.handlesSignals ? try SignalWatch() : nil
         connection = try Connection(name: configuration.display, log: configuration.log)
         screens = Screens(connection: connection)
         try screens.start()
@@ -152,18 +160,18 @@ public final class DisplaySession {
         return stream
     }
 
-    /// Makes ``run(for:stoppingOn:exitWhenNoOutputs:)`` return after the current dispatch.
+    /// Makes ``run(for:exitWhenNoOutputs:)`` return after the current dispatch.
     public func stop() {
         stopRequested = true
         connection.wakeMainQueue()
     }
 
-    /// Dispatches events until `duration` passes, ``stop()`` is called, `signals` delivers
-    /// a signal, the compositor closes a window, or (with `exitWhenNoOutputs`) the last
-    /// covered output leaves. Throws when the connection breaks or a window fails.
+    /// Dispatches events until `duration` passes, ``stop()`` is called, SIGINT or SIGTERM
+    /// arrives (see ``Configuration/handlesSignals``), the compositor closes a window, or
+    /// (with `exitWhenNoOutputs`) the last covered output leaves. Throws when the
+    /// connection breaks or a window fails.
     @discardableResult
-    public func run(for duration: Duration? = nil, stoppingOn signals: SignalWatch? = nil,
-                    exitWhenNoOutputs: Bool = false) throws -> StopReason {
+    public func run(for duration: Duration? = nil, exitWhenNoOutputs: Bool = false) throws -> StopReason {
         let deadline = duration.map { MonotonicInstant.now + $0 }
         stopRequested = false
         while true {

@@ -5,7 +5,6 @@ import WaylandOutputs
 /// session that opens no window: the same outputs, order and primary role as `run`.
 enum OutputsCommand {
     static func run(_ options: OutputsOptions, log: Log) throws {
-        let signals = try SignalWatch()
         let display = try DisplaySession(.init(appID: Stage.appID, preferredPrimary: options.primary, input: false,
                                                log: log))
         if let name = options.primary, display.screens.output(named: name) == nil, !options.watch {
@@ -20,7 +19,7 @@ enum OutputsCommand {
             }
             return
         }
-        try watch(display, signals: signals, options: options)
+        try watch(display, options: options)
     }
 
     /// One event line: text, or a JSON object with the output in the schema of
@@ -41,7 +40,7 @@ enum OutputsCommand {
             + (output.name == primary ? ", primary" : "")
     }
 
-    private static func watch(_ display: DisplaySession, signals: SignalWatch, options: OutputsOptions) throws {
+    private static func watch(_ display: DisplaySession, options: OutputsOptions) throws {
         var printed: (any Error)?
         func emit(_ name: String, _ output: Output) {
             do {
@@ -62,7 +61,7 @@ enum OutputsCommand {
             }
             if printed != nil { display.stop() }
         }
-        try display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) }, stoppingOn: signals)
+        try display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) })
         if let printed { throw printed }
     }
 }

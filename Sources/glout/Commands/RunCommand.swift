@@ -30,7 +30,7 @@ final class RunCommand {
             for output in stage.display.outputs { logOpened(output, stage: stage) }
             noteIfEmpty(stage)
             endedBy = try end(stage.display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) },
-                                                stoppingOn: stage.signals, exitWhenNoOutputs: options.exitWhenNoOutputs))
+                                                exitWhenNoOutputs: options.exitWhenNoOutputs))
         } catch {
             failure = GloutError(error)
         }

@@ -7,7 +7,8 @@ import WaylandOutputs
 final class Stage {
     let options: RunOptions
     let log: Log
-    let signals: SignalWatch
+    /// SIGINT and SIGTERM, which the display session watches.
+    var signals: SignalWatch { display.signals! }
     let display: DisplaySession
     let graphics: Graphics
     let scene: Scene
@@ -24,7 +25,6 @@ final class Stage {
         self.log = log
         // Files first: a shader folder that cannot be read fails before any connection.
         let library = try ShaderSource.library(directory: options.shaderDirectory)
-        signals = try SignalWatch()
         display = try DisplaySession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
                                            input: input, log: log))
         try Stage.checkNames(options, screens: display.screens)
