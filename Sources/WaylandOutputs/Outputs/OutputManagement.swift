@@ -182,8 +182,8 @@ public final class OutputManagement: ProxyOwner {
     }
 
     /// Switches head `name` to `mode` (one it lists, else a custom mode), remembering its
-    /// mode before the first change so that ``restore()`` can put it back. `connected`
-    /// are the outputs the client sees (see ``ConfigurationPlan``). Waits up to
+    /// mode before the first change so that ``restore(timeout:)`` can put it back. `connected`
+    /// are the outputs the client sees (see the configuration plan). Waits up to
     /// `timeout` for the compositor's answer.
     public func setMode(_ mode: OutputMode, on name: String, connected: Set<String>, timeout: Duration = .seconds(5)) throws {
         let actions = try ConfigurationPlan.switching(name, to: mode, heads: described, connected: connected)

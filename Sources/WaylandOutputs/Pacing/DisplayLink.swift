@@ -1,6 +1,6 @@
 import CWayland
 
-/// One frame a ``DisplayLink`` hands to the renderer (the names are CADisplayLink's).
+/// One frame a display link hands to the renderer (the names are CADisplayLink's).
 public struct DisplayLinkFrame: Sendable {
     /// Frames this link has produced before this one.
     public var index: UInt64

@@ -25,8 +25,10 @@ public final class Graphics: @unchecked Sendable {
     /// eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR), eglInitialize, eglChooseConfig
     /// (8-bit RGB, opaque, GLES 3) and eglCreateContext for the shared context.
     ///
-    /// - Parameter serializeGL: whether windows make their GL calls one at a time; nil
-    ///   decides from the driver (see ``serializesGL``).
+    /// - Parameters:
+    ///   - connection: the Wayland connection the windows' surfaces are on.
+    ///   - serializeGL: whether windows make their GL calls one at a time; nil decides from
+    ///     the driver (see ``serializesGL``).
     public init(connection: Connection, serializeGL: Bool? = nil) throws {
         guard let display = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_WAYLAND_KHR),
                                                   UnsafeMutableRawPointer(connection.display), nil),

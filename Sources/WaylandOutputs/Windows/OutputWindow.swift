@@ -2,7 +2,7 @@ import CGLES
 import CWayland
 
 /// A fullscreen window on one output, with its own render thread, event queue, GLES
-/// context and ``DisplayLink``: the output is paced by its own frame callbacks and never
+/// context and display link: the output is paced by its own frame callbacks and never
 /// waits for another output.
 ///
 /// ``DisplaySession`` opens and closes them as outputs come and go. On your own, create
