@@ -232,9 +232,24 @@ final class Compositor {
         }
     }
 
-    /// Headless weston with one output.
-    static func weston(size: String = "1024x768") throws -> Compositor {
-        try Compositor(["weston", "--size", size])
+    /// Headless weston with one output, with the desktop shell or kiosk-shell.
+    static func weston(size: String = "1024x768", kiosk: Bool = false) throws -> Compositor {
+        try Compositor(["weston", "--size", size] + (kiosk ? ["--kiosk"] : []))
+    }
+
+    /// Headless cage with `outputs` outputs of 1280x720@60.
+    static func cage(outputs: Int = 2) throws -> Compositor {
+        try Compositor(["cage", "--outputs", "\(outputs)"])
+    }
+
+    /// Headless mutter with one output per mode ("1280x720@60").
+    static func mutter(_ modes: [String]) throws -> Compositor {
+        try Compositor(["mutter", "--outputs", modes.joined(separator: ",")])
+    }
+
+    /// Virtual kwin with `outputs` outputs of `size`.
+    static func kwin(outputs: Int = 2, size: String = "1280x720") throws -> Compositor {
+        try Compositor(["kwin", "--outputs", "\(outputs)", "--size", size])
     }
 
     /// Headless phoc with `outputs` outputs of 1280x720@60, which a client can switch to

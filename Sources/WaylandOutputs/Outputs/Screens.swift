@@ -90,6 +90,11 @@ public final class Screens {
         try registry.require("xdg_wm_base")
     }
 
+    /// The clock wp_presentation timestamps use (wp_presentation.clock_id: 1 is
+    /// CLOCK_MONOTONIC, 4 CLOCK_MONOTONIC_RAW), nil where the compositor offers no
+    /// presentation-time.
+    public var presentationClock: UInt32? { registry.presentation == nil ? nil : registry.presentationClock }
+
     /// Whether the compositor offers a global with this interface name.
     public func offers(_ interface: String) -> Bool {
         registry.globals.values.contains { $0.interface == interface }

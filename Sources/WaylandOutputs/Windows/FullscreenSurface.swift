@@ -42,6 +42,8 @@ public final class FullscreenSurface {
     /// Called when the compositor shows the surface on another output than its own (with
     /// that output's name, if known); the surface has asked again for its own.
     var onMisplaced: ((String?) -> Void)?
+    /// Called when ``placement`` changes.
+    var onPlacementChange: (() -> Void)?
 
     private let surface: OutputSurface
     private let lease: OutputLease
@@ -49,6 +51,7 @@ public final class FullscreenSurface {
     private let graphics: Graphics
     private let options: Options
     private let directory: SurfaceDirectory
+    private let names: ProxyNames
     private var eglWindow: OpaquePointer?
     private var eglSurface: EGLSurface?
     private var closed = false
@@ -79,6 +82,7 @@ public final class FullscreenSurface {
         self.options = options
         self.queue = queue
         directory = screens.surfaces
+        names = screens.proxyNames
         renderSizeIgnored = options.renderSize != nil && !surface.canScale
         target = RenderTarget.fullscreen(on: output, proposed: nil)
         directory.register(surface.surface, outputID: output.id)
@@ -90,10 +94,23 @@ public final class FullscreenSurface {
             surface.requestFullscreen()
             onMisplaced?(names[entered])
         }
+        surface.onOutputsChanged = { [unowned self] in onPlacementChange?() }
         screens.connection.flush()
     }
 
     deinit { close() }
+
+    /// Where the compositor put the surface and what it draws there. It allocates: read
+    /// it when ``onPlacementChange`` says it changed, not every frame.
+    public var placement: Placement {
+        let scaling = target.scaling
+        let points = scaling.destination ?? Size(width: scaling.bufferSize.width / max(1, scaling.bufferScale),
+                                                 height: scaling.bufferSize.height / max(1, scaling.bufferScale))
+        return Placement(enteredOutputs: surface.entered.map { names[$0] ?? "?" },
+                         configuredSize: surface.configuredSize ?? .zero, bufferSize: scaling.bufferSize,
+                         bufferScale: scaling.bufferScale, viewportDestination: scaling.destination,
+                         coversOutput: points == output.logicalFrame.size)
+    }
 
     /// The wl_surface, for frame callbacks and presentation feedback.
     var wlSurface: OpaquePointer { surface.surface }
@@ -116,6 +133,7 @@ public final class FullscreenSurface {
         }
         target = plan(surface.acknowledgeConfigure())
         surface.apply(target.scaling)
+        onPlacementChange?()
         guard let window = wl_egl_window_create(surface.surface, target.pixelSize.width, target.pixelSize.height) else {
             throw EGLError("wl_egl_window_create", code: EGL_BAD_NATIVE_WINDOW)
         }
@@ -144,6 +162,7 @@ public final class FullscreenSurface {
         }
         if wanted.scaling != target.scaling { surface.apply(wanted.scaling) }
         target = wanted
+        onPlacementChange?()
         return true
     }
 
@@ -195,5 +214,32 @@ public final class FullscreenSurface {
     private func plan(_ proposed: Size?) -> RenderTarget {
         RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
                                 renderSize: renderSizeIgnored ? nil : options.renderSize, scaleMode: options.scaleMode)
+    }
+}
+
+/// Where the compositor put a window and what the window draws there: the facts that say
+/// it covers its output, where no screenshot can.
+public struct Placement: Sendable, Equatable {
+    /// The outputs the surface is on (wl_surface.enter, not yet left), by name.
+    public var enteredOutputs: [String]
+    /// The logical size the last acknowledged configure asked for (zero: the compositor
+    /// left it to the window).
+    public var configuredSize: Size
+    /// The buffer the window draws and commits, its wl_surface buffer scale, and the size
+    /// a viewport scales it to (nil: none).
+    public var bufferSize: Size
+    public var bufferScale: Int32
+    public var viewportDestination: Size?
+    /// Whether that buffer, in points, is exactly the output's logical size.
+    public var coversOutput: Bool
+
+    public init(enteredOutputs: [String] = [], configuredSize: Size = .zero, bufferSize: Size = .zero,
+                bufferScale: Int32 = 1, viewportDestination: Size? = nil, coversOutput: Bool = false) {
+        self.enteredOutputs = enteredOutputs
+        self.configuredSize = configuredSize
+        self.bufferSize = bufferSize
+        self.bufferScale = bufferScale
+        self.viewportDestination = viewportDestination
+        self.coversOutput = coversOutput
     }
 }

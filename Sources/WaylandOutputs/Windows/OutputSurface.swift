@@ -20,6 +20,8 @@ final class OutputSurface: ProxyOwner {
     private(set) var entered: [OpaquePointer] = []
     /// Called on wl_surface.enter with the output entered.
     var onEnter: ((OpaquePointer) -> Void)?
+    /// Called when the outputs the surface is on change (enter or leave).
+    var onOutputsChanged: (() -> Void)?
     /// wp_viewport, made when a buffer first needs scaling by the compositor.
     private var viewport: OpaquePointer?
     private let viewporter: OpaquePointer?
@@ -105,6 +107,7 @@ final class OutputSurface: ProxyOwner {
     /// xdg_surface, wl_surface.
     func destroy() {
         onEnter = nil
+        onOutputsChanged = nil
         if let viewport { wp_viewport_destroy(viewport) }
         if let fractionalScaleObject { wp_fractional_scale_v1_destroy(fractionalScaleObject) }
         if let viewporter { queue.releaseWrapper(viewporter) }
@@ -119,10 +122,12 @@ final class OutputSurface: ProxyOwner {
             guard let output else { return }
             surface.entered.append(output)
             surface.onEnter?(output)
+            surface.onOutputsChanged?()
         },
         leave: { data, _, output in
             let surface = owner(data, as: OutputSurface.self)
             surface.entered.removeAll { $0 == output }
+            surface.onOutputsChanged?()
         }
     ))
 

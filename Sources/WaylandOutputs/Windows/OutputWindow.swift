@@ -61,6 +61,8 @@ public final class OutputWindow: @unchecked Sendable {
         public var cpuTime: Duration = .zero
         /// The refresh period the link uses (see ``DisplayLinkFrame/duration``).
         public var refreshPeriod: Duration = .zero
+        /// Where the compositor put the window's surface, as of the last committed frame.
+        public var placement = Placement()
 
         /// Frames per second between the first and the last commit.
         public var framesPerSecond: Double {
@@ -94,6 +96,8 @@ public final class OutputWindow: @unchecked Sendable {
     private let lease: OutputLease
     private let presentation: (proxy: OpaquePointer, clock: UInt32)?
     private var thread: RenderThread?
+    /// The surface's placement changed since the last commit (render thread only).
+    private var placementChanged = true
 
     /// Opens the window and starts its render thread. `makeRenderer` runs on that thread
     /// with the window's context current, once the first configure has arrived. Call it
@@ -223,6 +227,8 @@ public final class OutputWindow: @unchecked Sendable {
                 state.statistics.renderSizeIgnored = surface.renderSizeIgnored
             }
             watchPlacement(of: surface)
+            placementChanged = true
+            surface.onPlacementChange = { [unowned self] in placementChanged = true }
             guard try surface.configure(until: { stopRequested }) else { return }
             try surface.makeCurrent(context)
             // Interval 0: eglSwapBuffers must not wait for this surface's frame callback;
@@ -324,6 +330,11 @@ public final class OutputWindow: @unchecked Sendable {
                                  commit: MonotonicInstant(nanoseconds: commit),
                                  cpuTime: .nanoseconds(Int64(MonotonicClock.threadCPU() - cpuBefore)))
         record(sample, link: link, feedback: feedback)
+        if placementChanged {
+            placementChanged = false
+            let placement = surface.placement
+            shared.withLock { $0.statistics.placement = placement }
+        }
     }
 
     /// Counts a committed frame.

@@ -126,7 +126,8 @@ final class BenchCommand {
                                  feedbackDropped: statistics?.feedbackDropped ?? 0))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
-        return BenchRun(mode: mode, seconds: (ended - measuredFrom).inSeconds, outputs: results,
+        return BenchRun(mode: mode, presentationClock: stage.display.screens.presentationClock,
+                        seconds: (ended - measuredFrom).inSeconds, outputs: results,
                         processCPUMillisecondsPerFrame: measuredFrames > 0 ? cpu / Double(measuredFrames) : 0,
                         peakRSSKilobytes: after.peakRSSKilobytes)
     }

@@ -166,6 +166,6 @@ final class RunCommand {
         return .init(name: output.name, frames: stats.frames, fps: stats.framesPerSecond, callbacks: stats.callbacks,
                      refresh_mhz: output.currentMode?.refreshMilliHertz ?? 0, pixel_width: output.pixelSize.width,
                      pixel_height: output.pixelSize.height, first_frame_ms: firstFrame, suspensions: stats.suspensions,
-                     disconnected: disconnected)
+                     disconnected: disconnected, placement: .init(stats.placement, output: output))
     }
 }

@@ -16,6 +16,8 @@ struct BenchRun {
     }
 
     var mode: PacingMode
+    /// wp_presentation's clock id, nil without presentation-time.
+    var presentationClock: UInt32?
     var seconds: Double
     var outputs: [Output]
     var processCPUMillisecondsPerFrame: Double
@@ -92,6 +94,7 @@ struct BenchRun {
         }
         struct Pacing: Encodable {
             var mode: String
+            var presentation_clock: UInt32?
             var duration_s: Double
             var process_cpu_ms_per_frame: Double
             var peak_rss_kb: Int
@@ -114,7 +117,8 @@ struct BenchRun {
                                                 dropped: output.feedbackDropped),
                          suspensions: output.suspensions, stall_ms: output.stallMilliseconds)
         }
-        return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, duration_s: seconds,
+        return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, presentation_clock: presentationClock,
+                                                            duration_s: seconds,
                                                             process_cpu_ms_per_frame: processCPUMillisecondsPerFrame,
                                                             peak_rss_kb: peakRSSKilobytes)))
     }

@@ -17,6 +17,36 @@ struct RunStatistics: Encodable {
         var suspensions: UInt64
         /// The output left while glout ran.
         var disconnected: Bool
+        /// Where the compositor put the window, as of its last frame.
+        var placement: Placement
+    }
+
+    /// The facts that show a window covers its output, where no screenshot can.
+    struct Placement: Encodable {
+        /// The outputs the surface entered (wl_surface.enter) and has not left.
+        var entered: [String]
+        /// The logical size of the last configure glout acknowledged (0x0: its own choice).
+        var configured_width, configured_height: Int32
+        /// The output's logical size.
+        var logical_width, logical_height: Int32
+        /// The buffer committed, its buffer scale, and the viewport's destination size.
+        var buffer_width, buffer_height, buffer_scale: Int32
+        var viewport_width, viewport_height: Int32?
+        /// The buffer, in points, is the output's logical size.
+        var covers_output: Bool
+        /// On the output it belongs to and covering it.
+        var fullscreen_on_own_output: Bool
+
+        init(_ placement: WaylandOutputs.Placement, output: Output) {
+            entered = placement.enteredOutputs
+            (configured_width, configured_height) = (placement.configuredSize.width, placement.configuredSize.height)
+            (logical_width, logical_height) = (output.logicalFrame.width, output.logicalFrame.height)
+            (buffer_width, buffer_height) = (placement.bufferSize.width, placement.bufferSize.height)
+            buffer_scale = placement.bufferScale
+            (viewport_width, viewport_height) = (placement.viewportDestination?.width, placement.viewportDestination?.height)
+            covers_output = placement.coversOutput
+            fullscreen_on_own_output = placement.coversOutput && placement.enteredOutputs == [output.name]
+        }
     }
 
     var layout: String

@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+
+/// The same checks on one compositor of each family: wlroots (sway, phoc, cage), weston
+/// (desktop and kiosk), GNOME (mutter) and KDE (kwin). Where a compositor offers no
+/// screenshot, the stats' placement facts (wl_surface.enter, configure and buffer sizes)
+/// show that a window covers its output.
+final class CompositorMatrixTests: IntegrationTestCase {
+    /// How one compositor is started and what it can do.
+    struct Entry {
+        var name: String
+        var start: () throws -> Compositor
+        /// The outputs it starts with, in glout's order.
+        var outputs: [String]
+        /// Whether each window is sized to its own output (cage sizes every window to the
+        /// whole layout) and the compositor says which output it is on (wl_surface.enter).
+        var perOutputWindows = true
+        /// Adds an output while glout runs and returns its name; nil where the compositor
+        /// cannot add one.
+        var addOutput: ((Compositor) throws -> String)?
+        /// What glout says to --set-mode there.
+        var setModeSays: String
+    }
+
+    func test_sway() throws {
+        try check(Entry(name: "sway", start: { try .sway(["1280x720@60", "800x600@30"]) },
+                        outputs: ["HEADLESS-1", "HEADLESS-2"],
+                        addOutput: { sway in
+                            _ = try sway.swaymsg("create_output")
+                            return "HEADLESS-3"
+                        },
+                        setModeSays: "wlr-output-management describes HEADLESS-"))
+    }
+
+    func test_phoc() throws {
+        try check(Entry(name: "phoc", start: { try .phoc(outputs: 2) }, outputs: ["HEADLESS-2", "HEADLESS-1"],
+                        setModeSays: "mode set to 640x480"))
+    }
+
+    func test_cage() throws {
+        try check(Entry(name: "cage", start: { try .cage(outputs: 2) }, outputs: ["HEADLESS-2", "HEADLESS-1"],
+                        perOutputWindows: false, setModeSays: "does not offer zwlr_output_manager_v1"))
+    }
+
+    func test_westonDesktop() throws {
+        try check(Entry(name: "weston", start: { try .weston(size: "1024x768") }, outputs: ["headless"],
+                        setModeSays: "does not offer zwlr_output_manager_v1"))
+    }
+
+    /// Nested in a headless sway: weston 10's kiosk-shell shows windows only where a seat
+    /// exists, and headless weston has none (see scripts/compositor).
+    func test_westonKiosk() throws {
+        try check(Entry(name: "weston kiosk-shell", start: { try .weston(size: "1024x768", kiosk: true) },
+                        outputs: ["wayland0"], setModeSays: "does not offer zwlr_output_manager_v1"))
+    }
+
+    func test_mutter() throws {
+        try check(Entry(name: "mutter", start: { try .mutter(["1280x720@60", "800x600@30"]) }, outputs: ["Meta-0", "Meta-1"],
+                        setModeSays: "does not offer zwlr_output_manager_v1"))
+    }
+
+    func test_kwin() throws {
+        try check(Entry(name: "kwin", start: { try .kwin(outputs: 2) }, outputs: ["Virtual-0", "Virtual-1"],
+                        setModeSays: "does not offer zwlr_output_manager_v1"))
+    }
+
+    // MARK: - The checks
+
+    func check(_ entry: Entry) throws {
+        let compositor = try entry.start()
+        if entry.addOutput == nil { print("\(entry.name): outputs cannot be added while it runs; that check is skipped") }
+        if !entry.perOutputWindows {
+            print("\(entry.name): windows span the whole layout and no wl_surface.enter comes; placement is checked as such")
+        }
+        XCTAssertEqual(try outputNames(entry, compositor), entry.outputs, entry.name)
+        try checkRun(entry, compositor, layout: "independent")
+        try checkRun(entry, compositor, layout: "mirror")
+        try checkSetMode(entry, compositor)
+    }
+
+    /// `glout outputs --json` names every output, with a mode and a logical size.
+    func outputNames(_ entry: Entry, _ compositor: Compositor) throws -> [String] {
+        let finished = try compositor.glout(["outputs", "--json"]).wait()
+        XCTAssertEqual(finished.status, 0, "\(entry.name): \(finished.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: Any]
+        let outputs = report?["outputs"] as? [[String: Any]] ?? []
+        for output in outputs {
+            let logical = output["logical"] as? [String: Int] ?? [:]
+            XCTAssertGreaterThan(logical["width"] ?? 0, 0, "\(entry.name): \(output)")
+            let modes = output["modes"] as? [[String: Any]] ?? []
+            XCTAssertTrue(modes.contains { $0["current"] as? Bool == true }, "\(entry.name): no current mode in \(output)")
+        }
+        return outputs.compactMap { $0["name"] as? String }
+    }
+
+    /// `glout run`: a window per output that draws, on its own output and covering it (or,
+    /// where the compositor spans windows over the layout, sized to the layout); an output
+    /// added meanwhile gets one too; SIGTERM ends it with status 0.
+    func checkRun(_ entry: Entry, _ compositor: Compositor, layout: String) throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stats = folder.appendingPathComponent("stats.json").path
+        var expected = try outputNames(entry, compositor)
+        let glout = try compositor.glout(["run", "--layout", layout, "--stats-json", stats])
+        try waitUntil("\(entry.name), \(layout): glout draws on \(expected)") {
+            expected.allSatisfy { glout.stderr.contains("output \($0): first frame") }
+        }
+        if layout == "independent", let addOutput = entry.addOutput {
+            let added = try addOutput(compositor)
+            expected.append(added)
+            try waitUntil("\(entry.name): glout draws on \(added)") { glout.stderr.contains("output \(added): first frame") }
+        }
+        // A few frames more on every output.
+        let drawnFrom = Date()
+        try waitUntil("\(entry.name), \(layout): half a second of frames") { Date().timeIntervalSince(drawnFrom) > 0.5 }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, "\(entry.name), \(layout): \(finished.stderr)")
+        let report = outputsByName(try readJSON(stats))
+        XCTAssertEqual(Set(report.keys), Set(expected), "\(entry.name), \(layout)")
+        let layoutWidth = report.values.compactMap { ($0["placement"] as? [String: Any])?["logical_width"] as? Int }.reduce(0, +)
+        for name in expected {
+            let output = report[name] ?? [:]
+            let placement = output["placement"] as? [String: Any] ?? [:]
+            XCTAssertGreaterThan(output["frames"] as? Int ?? 0, 2, "\(entry.name), \(layout): \(name) drew \(output)")
+            if entry.perOutputWindows {
+                XCTAssertEqual(placement["fullscreen_on_own_output"] as? Bool, true,
+                               "\(entry.name), \(layout): \(name) is not fullscreen on its own output: \(placement)")
+            } else {
+                XCTAssertEqual(placement["configured_width"] as? Int, layoutWidth,
+                               "\(entry.name), \(layout): \(name) is not sized to the layout: \(placement)")
+            }
+        }
+    }
+
+    /// --set-mode where the compositor cannot switch modes for glout says why, draws at
+    /// the size asked for instead, and ends cleanly.
+    func checkSetMode(_ entry: Entry, _ compositor: Compositor) throws {
+        let name = entry.outputs.first { $0 == "HEADLESS-1" } ?? entry.outputs[0]
+        let glout = try compositor.glout(["run", "--set-mode", "\(name)=640x480@60"])
+        try waitUntil("\(entry.name): glout draws on \(name) after --set-mode") {
+            glout.stderr.contains("output \(name): first frame")
+        }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, "\(entry.name): \(finished.stderr)")
+        XCTAssertTrue(finished.stderr.contains(entry.setModeSays), "\(entry.name): \(finished.stderr)")
+    }
+}
