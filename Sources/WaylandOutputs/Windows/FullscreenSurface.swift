@@ -101,7 +101,7 @@ public final class FullscreenSurface {
     deinit { close() }
 
     /// Where the compositor put the surface and what it draws there. It allocates: read
-    /// it when ``onPlacementChange`` says it changed, not every frame.
+    /// it when it may have changed (a configure, an output entered or left), not every frame.
     public var placement: Placement {
         let scaling = target.scaling
         let points = scaling.destination ?? Size(width: scaling.bufferSize.width / max(1, scaling.bufferScale),
