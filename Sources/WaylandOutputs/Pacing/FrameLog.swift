@@ -7,6 +7,8 @@ public struct FrameSample: Sendable, Equatable {
     public var callbackArrival: MonotonicInstant?
     /// The compositor's own time in wl_callback.done: milliseconds, 32 bits, wrapping.
     public var callbackTime: UInt32?
+    /// When the frame was meant to reach the screen (``DisplayLinkFrame/targetTimestamp``).
+    public var target: MonotonicInstant?
     /// When the renderer was called, and when eglSwapBuffers (the commit) returned.
     public var renderStart: MonotonicInstant
     public var commit: MonotonicInstant
@@ -24,14 +26,41 @@ public struct FrameSample: Sendable, Equatable {
     public var discarded = false
 
     public init(index: UInt64, callbackArrival: MonotonicInstant? = nil, callbackTime: UInt32? = nil,
-                renderStart: MonotonicInstant, commit: MonotonicInstant, cpuTime: Duration = .zero) {
+                target: MonotonicInstant? = nil, renderStart: MonotonicInstant, commit: MonotonicInstant,
+                cpuTime: Duration = .zero) {
         self.index = index
         self.callbackArrival = callbackArrival
         self.callbackTime = callbackTime
+        self.target = target
         self.renderStart = renderStart
         self.commit = commit
         self.cpuTime = cpuTime
     }
+}
+
+/// When a frame reached the screen against when it was meant to.
+public struct FrameLanding: Sendable, Equatable {
+    /// What said when the frame landed.
+    public enum Source: String, Sendable {
+        /// wp_presentation_feedback.presented: the compositor's own time of the refresh.
+        case presentation
+        /// The frame callback that followed the commit: sent when the compositor used the
+        /// frame, the nearest a compositor without presentation feedback tells.
+        case frameCallback = "frame-callback"
+    }
+
+    public var index: UInt64
+    /// ``DisplayLinkFrame/targetTimestamp`` of the frame.
+    public var target: MonotonicInstant
+    public var landed: MonotonicInstant
+    public var source: Source
+
+    public init(index: UInt64, target: MonotonicInstant, landed: MonotonicInstant, source: Source) {
+        (self.index, self.target, self.landed, self.source) = (index, target, landed, source)
+    }
+
+    /// How late the frame landed (negative: early).
+    public var error: Duration { landed - target }
 }
 
 /// The recent frames of one output: all of them, or the last `capacity`.
@@ -51,6 +80,25 @@ public struct FrameLog: Sendable {
         if let capacity, samples.count >= capacity * 2 {
             samples.removeFirst(samples.count - capacity)
         }
+    }
+
+    /// When each kept frame landed, where that is known: its presentation time, else the
+    /// arrival of the frame callback that started the next frame (which the compositor
+    /// sent when it used this one). Frames without a target, discarded frames and the
+    /// last frame (nothing followed it yet) are left out.
+    public var landings: [FrameLanding] {
+        var result: [FrameLanding] = []
+        result.reserveCapacity(samples.count)
+        for (position, sample) in samples.enumerated() {
+            guard let target = sample.target, !sample.discarded else { continue }
+            if let presented = sample.presented {
+                result.append(FrameLanding(index: sample.index, target: target, landed: presented, source: .presentation))
+            } else if position + 1 < samples.count, samples[position + 1].index == sample.index + 1,
+                      let arrival = samples[position + 1].callbackArrival, arrival > sample.commit {
+                result.append(FrameLanding(index: sample.index, target: target, landed: arrival, source: .frameCallback))
+            }
+        }
+        return result
     }
 
     /// Changes the sample of frame `index`, if it is still kept.

@@ -209,7 +209,7 @@ public final class DisplaySession {
         for (id, entry) in opened.sorted(by: { $0.key > $1.key }) {
             entry.window.close()
             summaries.append(WindowSummary(output: entry.window.output, statistics: entry.window.statistics,
-                                           announced: entry.announced))
+                                           announced: entry.announced, landings: entry.window.frameLog.landings))
             opened[id] = nil
         }
         return summaries
@@ -255,7 +255,7 @@ public final class DisplaySession {
                 // Screens told us first: the window goes before the output's proxies.
                 entry.window.close()
                 summary = WindowSummary(output: entry.window.output, statistics: entry.window.statistics,
-                                        announced: entry.announced)
+                                        announced: entry.announced, landings: entry.window.frameLog.landings)
                 // A window's context, buffers and thread arena are freed now; hand the
                 // pages back, or a long run with outputs coming and going creeps up.
                 _ = malloc_trim(0)
@@ -327,6 +327,8 @@ public struct WindowSummary: Sendable {
     public var statistics: OutputWindow.Statistics
     /// When the output's wl_output global was announced.
     public var announced: MonotonicInstant?
+    /// When the window's last frames landed (see ``FrameLog/landings``).
+    public var landings: [FrameLanding]
 }
 
 /// What stopped a ``DisplaySession``.

@@ -326,7 +326,8 @@ public final class OutputWindow: @unchecked Sendable {
         let commit = MonotonicClock.now()
         let sample = FrameSample(index: frame.index,
                                  callbackArrival: callback.map { MonotonicInstant(nanoseconds: $0.arrival) },
-                                 callbackTime: callback?.time, renderStart: MonotonicInstant(nanoseconds: now),
+                                 callbackTime: callback?.time, target: frame.targetTimestamp,
+                                 renderStart: MonotonicInstant(nanoseconds: now),
                                  commit: MonotonicInstant(nanoseconds: commit),
                                  cpuTime: .nanoseconds(Int64(MonotonicClock.threadCPU() - cpuBefore)))
         record(sample, link: link, feedback: feedback)
