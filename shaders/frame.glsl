@@ -13,4 +13,7 @@ layout(std140) uniform Frame {
                     // foreground inside it through the layout; for shaders of --shaders DIR
     vec4 u_markers[10];  // pointer and touches: x, y, radius, kind (0 pointer, 1 touch)
     vec4 u_grid;    // tile columns, rows, count, index of the primary's tile (-1: none)
+    vec4 u_span0;   // span: canvas pixel of the picture's top left (x, y), pixels per point (x, y)
+    vec4 u_span1;   // span: canvas size in points (w, h), the bar's left edge (points), lit cell
+    vec4 u_span2;   // span: the row of cells in picture pixels (x, y, w, h; empty: none)
 };

@@ -27,6 +27,9 @@ final class CompositorLessTests: IntegrationTestCase {
             (["bench", "--json", "/proc/nope/b.json"], "/proc/nope/b.json", "No such file or directory"),
             (["bench", "--plot", "/proc/nope/b.png"], "/proc/nope/b.png", "No such file or directory"),
             (["run", "--shaders", "/proc/nope"], "/proc/nope", "No such file or directory"),
+            (["run", "--wall", "/proc/nope"], "/proc/nope", "No such file or directory"),
+            (["run", "--wall", "/dev/zero"], "/dev/zero", "more than 16 MiB"),
+            (["snapshot", "--canvas", "--out", "/proc/nope/c.png"], "/proc/nope/c.png", "No such file or directory"),
         ]
         for (arguments, path, reason) in cases {
             // Files are checked before glout looks for a compositor.
@@ -39,7 +42,17 @@ final class CompositorLessTests: IntegrationTestCase {
     func test_badUsageIsStatus2AndVersionAndHelpWork() throws {
         let bad = try Child(Paths.glout, ["run", "--layout", "sideways"]).wait()
         XCTAssertEqual(bad.status, 2)
-        XCTAssertTrue(bad.stderr.contains("--layout must be independent or mirror"))
+        XCTAssertTrue(bad.stderr.contains("--layout must be independent, mirror or span"))
+        // A wall file that is not one: status 2, saying where, before any compositor.
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wall = folder.appendingPathComponent("wall.json")
+        try Data(#"{"outputs": [{"machine": "a", "name": "B", "x": 0, "y": 0, "width": -5}]}"#.utf8).write(to: wall)
+        let badWall = try Child(Paths.glout, ["run", "--layout", "span", "--wall", wall.path],
+                                environment: ["WAYLAND_DISPLAY": "wayland-none"]).wait()
+        XCTAssertEqual(badWall.status, 2, badWall.stderr)
+        XCTAssertTrue(badWall.stderr.contains("--wall \(wall.path): outputs[0].width must be a whole number from 1 to 1000000"),
+                      badWall.stderr)
         let version = try Child(Paths.glout, ["--version"]).wait()
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.stdout.hasPrefix("glout "))

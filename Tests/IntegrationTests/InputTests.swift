@@ -34,8 +34,21 @@ final class InputTests: IntegrationTestCase {
             return isControlView(two) && two.isBlack(x: 0, y: 0, width: 800, height: 70)
         }
         XCTAssertTrue(glout.stderr.contains("layout: mirror"), glout.stderr)
+        // m again: span, HEADLESS-2 shows its part of the canvas (the primary keeps the
+        // control view), exactly as snapshot draws it; m a third time: back.
+        let parts = Paths.temporaryFolder().appendingPathComponent("span")
+        defer { try? FileManager.default.removeItem(at: parts.deletingLastPathComponent()) }
+        let snapshot = try sway.glout(["snapshot", "--layout", "span", "--frozen", "1", "--out", parts.path]).wait()
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        let png = parts.appendingPathComponent("HEADLESS-2.png").path, ppm = png + ".ppm"
+        XCTAssertEqual(try Child("/usr/bin/convert", [png, "-alpha", "off", ppm]).wait().status, 0)
+        let part = try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
         keyboard.type(.m)
-        try waitUntil("m twice comes back to the first picture") { try sway.screenshot("HEADLESS-2") == start.1 }
+        try waitUntil("m twice spans: HEADLESS-2 shows its part") { try sway.screenshot("HEADLESS-2") == part }
+        XCTAssertTrue(isControlView(try sway.screenshot("HEADLESS-1")), "the primary keeps the control view")
+        XCTAssertTrue(glout.stderr.contains("layout: span"), glout.stderr)
+        keyboard.type(.m)
+        try waitUntil("m three times comes back to the first picture") { try sway.screenshot("HEADLESS-2") == start.1 }
 
         // space: the secondary's content changes colour, the primary stays as it was.
         keyboard.type(.space)

@@ -16,8 +16,18 @@ final class OptionAbuseTests: SharedSwayTestCase {
     /// What each command needs besides the option under test; runs end on their own.
     func base(_ command: String, option: String) -> [String] {
         switch command {
-        case "outputs": option == "--duration" || option == "--watch" ? ["outputs", "--watch", "--duration", "0.3"] : ["outputs"]
-        case "snapshot": option == "--out" ? ["snapshot"] : ["snapshot", "--out", "snapshots"]
+        case "outputs":
+            switch option {
+            case "--duration", "--watch": ["outputs", "--watch", "--duration", "0.3"]
+            case "--machine", "--bezel": ["outputs", "--wall-json"]
+            default: ["outputs"]
+            }
+        case "snapshot":
+            switch option {
+            case "--out": ["snapshot"]
+            case "--canvas-scale": ["snapshot", "--canvas", "--out", "canvas.png"]
+            default: ["snapshot", "--out", "snapshots"]
+            }
         default: [command, "--duration", "0.3"]
         }
     }

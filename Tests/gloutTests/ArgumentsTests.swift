@@ -50,10 +50,48 @@ final class ArgumentsTests: XCTestCase {
         assertUsageError("outputs --layout mirror", mentions: "unknown option --layout for 'glout outputs'")
     }
 
+    func test_spanOptions() throws {
+        var expected = RunOptions()
+        expected.layout = .span
+        expected.showsControl = false
+        expected.bezels = ["": BezelRequest("4")!, "DP-1": BezelRequest("0,12,0,12px")!]
+        expected.machine = "left"
+        expected.clock = .realtime
+        XCTAssertEqual(try parse("run --layout span --control none --bezel 4 --bezel DP-1=0,12,0,12px --machine left --clock realtime"),
+                       .run(expected))
+        var wall = RunOptions()
+        wall.wallFile = "wall.json"
+        XCTAssertEqual(try parse("run --wall wall.json"), .run(wall))
+        var canvas = SnapshotOptions(out: "c.png", canvas: true, canvasScale: 1.5)
+        canvas.run.layout = .span
+        XCTAssertEqual(try parse("snapshot --canvas --out c.png --canvas-scale 1.5"), .snapshot(canvas))
+        XCTAssertEqual(try parse("snapshot --canvas --layout span --out c.png --canvas-scale 1.5"), .snapshot(canvas))
+        XCTAssertEqual(try parse("outputs --wall-json --machine right --bezel 2px"),
+                       .outputs(OutputsOptions(wallJSON: true, machine: "right", bezels: ["": BezelRequest("2px")!])))
+        XCTAssertEqual(LayoutMode.independent.next, .mirror)
+        XCTAssertEqual(LayoutMode.mirror.next, .span)
+        XCTAssertEqual(LayoutMode.span.next, .independent)
+    }
+
     func test_everyBadValueSaysWhatIsWrong() {
         let mistakes: [(line: String, says: String)] = [
             ("frobnicate", "unknown command 'frobnicate'"),
-            ("run --layout sideways", "--layout must be independent or mirror, not 'sideways'"),
+            ("run --layout sideways", "--layout must be independent, mirror or span, not 'sideways'"),
+            ("run --control all", "--control must be primary or none, not 'all'"),
+            ("run --clock utc", "--clock must be monotonic or realtime, not 'utc'"),
+            ("run --bezel 1,2,3", "--bezel needs [NAME=]MM or [NAME=]T,R,B,L"),
+            ("run --bezel A=-1px", "not 'A=-1px'"),
+            ("run --bezel 20000", "0 to 10000 each"),
+            ("run --machine", "--machine needs a value"),
+            ("run --machine a\tb", "--machine needs a machine name"),
+            ("run --wall w.json --bezel 3px", "--bezel: the wall file gives every output's bezels"),
+            ("snapshot --canvas --out dir", "--canvas writes one PNG"),
+            ("snapshot --canvas --layout mirror --out c.png", "leave out --layout mirror"),
+            ("snapshot --out dir --canvas-scale 2", "--canvas-scale applies to --canvas only"),
+            ("snapshot --canvas --out c.png --canvas-scale 0", "--canvas-scale needs pixels per point, 0.25 to 8"),
+            ("snapshot --canvas", "snapshot --canvas needs --out FILE.png"),
+            ("outputs --wall-json --json", "leave out --json"),
+            ("outputs --machine left", "--machine applies to --wall-json only"),
             ("run --layout", "--layout needs a value"),
             ("run --duration", "--duration needs a value"),
             ("run --duration abc", "--duration needs a number of seconds, more than 0 and at most 1000000000, not 'abc'"),

@@ -25,12 +25,15 @@ final class OptionLimitsTests: XCTestCase {
         case ("snapshot", "--out"): ["snapshot"]
         case ("snapshot", _): ["snapshot", "--out", "/tmp/glout-snapshot"]
         case ("outputs", "--duration"): ["outputs", "--watch"]
+        case ("outputs", "--machine"), ("outputs", "--bezel"): ["outputs", "--wall-json"]
+        case ("snapshot", "--canvas-scale"): ["snapshot", "--canvas", "--out", "/tmp/glout-canvas.png"]
         default: [command]
         }
     }
 
     func test_helpListsTheOptionsOfEveryCommand() {
-        XCTAssertEqual(Set(OptionLimitsTests.options(of: "outputs")), ["--json", "--primary", "--watch", "--duration"])
+        XCTAssertEqual(Set(OptionLimitsTests.options(of: "outputs")),
+                       ["--json", "--primary", "--watch", "--duration", "--wall-json", "--machine", "--bezel"])
         let bench = Dictionary(uniqueKeysWithValues: Help.options(of: "bench").map { ($0.name, $0.takesValue) })
         XCTAssertEqual(bench["--json"], true)
         XCTAssertEqual(bench["--compare"], false)

@@ -6,6 +6,18 @@ enum LayoutMode: String, Sendable, CaseIterable {
     case independent
     /// Every output shows the primary's picture, letterboxed into its own pixels.
     case mirror
+    /// One canvas across the outputs, each showing its own part (the primary keeps the
+    /// control view unless --control none).
+    case span
+
+    /// The next layout the m key gives.
+    var next: LayoutMode {
+        switch self {
+        case .independent: .mirror
+        case .mirror: .span
+        case .span: .independent
+        }
+    }
 }
 
 struct OutputsOptions: Equatable, Sendable {
@@ -15,6 +27,11 @@ struct OutputsOptions: Equatable, Sendable {
     var watch = false
     /// With --watch: stop after this many seconds.
     var duration: Double?
+    /// Print the outputs as a wall file (the schema of --wall) instead.
+    var wallJSON = false
+    /// With --wall-json: the machine's name and the bezels.
+    var machine: String?
+    var bezels: [String: BezelRequest] = [:]
 }
 
 import WaylandOutputs
@@ -66,6 +83,13 @@ struct RunOptions: Equatable, Sendable {
     var overscan: [String: Overscan] = [:]
     /// Safe-area insets in points.
     var safeAreas: [String: Insets] = [:]
+    /// Span: whether the primary keeps the control view (--control), the bezels per
+    /// output, the wall file, this machine's name in it and the clock of scene time.
+    var showsControl = true
+    var bezels: [String: BezelRequest] = [:]
+    var wallFile: String?
+    var machine: String?
+    var clock: SceneClock?
 
     /// The preferred rate for an output, if any.
     func framesPerSecond(for name: String) -> Double? { framesPerSecond[name] ?? framesPerSecond[""] }
@@ -92,7 +116,12 @@ struct BenchOptions: Equatable, Sendable {
 struct SnapshotOptions: Equatable, Sendable {
     /// The scene options (--frozen and the rest) as run takes them.
     var run = RunOptions()
-    var directory: String
+    /// The folder for the outputs' pictures, or with `canvas` the canvas's PNG file.
+    var out: String
+    /// Draw the whole span canvas as one picture, at `canvasScale` pixels per point
+    /// (nil: the largest scale of this machine's outputs in it).
+    var canvas = false
+    var canvasScale: Double?
 }
 
 enum Command: Equatable, Sendable {
@@ -154,11 +183,22 @@ enum Arguments {
             case "--primary": options.primary = try reader.name(for: option)
             case "--watch": try reader.flag(option); options.watch = true
             case "--duration": options.duration = try reader.seconds(for: option, allowZero: false)
+            case "--wall-json": try reader.flag(option); options.wallJSON = true
+            case "--machine": options.machine = try reader.machine(for: option)
+            case "--bezel":
+                let (name, request) = try reader.bezel(for: option)
+                options.bezels[name] = request
             default: throw reader.unknown(option)
             }
         }
         if options.duration != nil && !options.watch {
             throw reader.error("--duration applies to --watch only")
+        }
+        if options.wallJSON && (options.json || options.watch) {
+            throw reader.error("--wall-json prints the wall file; leave out \(options.json ? "--json" : "--watch")")
+        }
+        if !options.wallJSON, options.machine != nil || !options.bezels.isEmpty {
+            throw reader.error("\(options.machine != nil ? "--machine" : "--bezel") applies to --wall-json only")
         }
         return .outputs(options)
     }
@@ -175,6 +215,7 @@ enum Arguments {
             default: try parseSceneOption(option, into: &options, reader: &reader)
             }
         }
+        try checkSpan(options, reader: reader)
         return .run(options)
     }
 
@@ -203,22 +244,53 @@ enum Arguments {
         if options.compare && options.pacing == .coupled {
             throw reader.error("--compare runs both pacings; leave out --pacing coupled")
         }
+        try checkSpan(options.run, reader: reader)
         return .bench(options)
     }
 
     private static func parseSnapshot(_ arguments: [String]) throws(UsageError) -> Command {
         var run = RunOptions()
-        var directory: String?
+        var out: String?
+        var canvas = false, canvasScale: Double?, layoutGiven = false
         var reader = OptionReader(arguments, command: "snapshot")
         while let option = try reader.next() {
             switch option {
             case "--help", "-h": try reader.flag(option); return .help(topic: "snapshot")
-            case "--out": directory = try reader.path(for: option)
+            case "--out": out = try reader.path(for: option)
+            case "--canvas": try reader.flag(option); canvas = true
+            case "--canvas-scale":
+                let value = try reader.value(for: option)
+                guard let scale = Double(value), scale.isFinite, scale >= 0.25, scale <= 8 else {
+                    throw reader.error("--canvas-scale needs pixels per point, 0.25 to 8, not '\(value)'")
+                }
+                canvasScale = scale
+            case "--layout":
+                layoutGiven = true
+                try parseSceneOption(option, into: &run, reader: &reader)
             default: try parseSceneOption(option, into: &run, reader: &reader)
             }
         }
-        guard let directory else { throw reader.error("snapshot needs --out DIR") }
-        return .snapshot(SnapshotOptions(run: run, directory: directory))
+        guard let out else { throw reader.error(canvas ? "snapshot --canvas needs --out FILE.png" : "snapshot needs --out DIR") }
+        if canvas {
+            if layoutGiven && run.layout != .span {
+                throw reader.error("--canvas draws the span layout's canvas; leave out --layout \(run.layout.rawValue)")
+            }
+            guard out.lowercased().hasSuffix(".png") else {
+                throw reader.error("--canvas writes one PNG: give --out a file name ending in .png, not '\(out)'")
+            }
+            run.layout = .span
+        } else if canvasScale != nil {
+            throw reader.error("--canvas-scale applies to --canvas only")
+        }
+        try checkSpan(run, reader: reader)
+        return .snapshot(SnapshotOptions(run: run, out: out, canvas: canvas, canvasScale: canvasScale))
+    }
+
+    /// The span options that exclude each other: a wall file gives the bezels.
+    private static func checkSpan(_ options: RunOptions, reader: OptionReader) throws(UsageError) {
+        if options.wallFile != nil && !options.bezels.isEmpty {
+            throw reader.error("--bezel: the wall file gives every output's bezels; set them there")
+        }
     }
 
     /// The options run, bench and snapshot share.
@@ -228,7 +300,7 @@ enum Arguments {
             case "--layout":
                 let value = try reader.value(for: option)
                 guard let layout = LayoutMode(rawValue: value) else {
-                    throw reader.error("--layout must be independent or mirror, not '\(value)'")
+                    throw reader.error("--layout must be independent, mirror or span, not '\(value)'")
                 }
                 options.layout = layout
             case "--scene":
@@ -277,6 +349,23 @@ enum Arguments {
                     throw reader.error("--safe-area needs [NAME=]T,R,B,L in points (0 to 10000 each), not '\(value)'")
                 }
                 options.safeAreas[name] = insets
+            case "--control":
+                let value = try reader.value(for: option)
+                guard value == "primary" || value == "none" else {
+                    throw reader.error("--control must be primary or none, not '\(value)'")
+                }
+                options.showsControl = value == "primary"
+            case "--bezel":
+                let (name, request) = try reader.bezel(for: option)
+                options.bezels[name] = request
+            case "--wall": options.wallFile = try reader.path(for: option)
+            case "--machine": options.machine = try reader.machine(for: option)
+            case "--clock":
+                let value = try reader.value(for: option)
+                guard let clock = SceneClock(rawValue: value) else {
+                    throw reader.error("--clock must be monotonic or realtime, not '\(value)'")
+                }
+                options.clock = clock
             default: throw reader.unknown(option)
             }
     }
@@ -415,6 +504,25 @@ struct OptionReader {
         }
         throw error("--overscan needs [NAME=]none, scale[:PCT] (0 to under 100 percent) or inset[:T,R,B,L] "
                     + "(percent, 0 or more, each pair of opposite edges under 100), not '\(value)'")
+    }
+
+    /// [NAME=]MM, [NAME=]T,R,B,L, each with an optional px suffix (points).
+    mutating func bezel(for option: String) throws(UsageError) -> (String, BezelRequest) {
+        let (name, value) = try perOutput(for: option)
+        guard let request = BezelRequest(value) else {
+            throw error("\(option) needs [NAME=]MM or [NAME=]T,R,B,L in millimetres, or in points with a px suffix "
+                        + "(0 to \(Bezel.maximum) each), not '\(name.isEmpty ? value : name + "=" + value)'")
+        }
+        return (name, request)
+    }
+
+    /// A machine's name in a wall: 1 to 255 characters, no spaces or control characters.
+    mutating func machine(for option: String) throws(UsageError) -> String {
+        let value = try value(for: option)
+        guard !value.isEmpty, value.utf8.count <= 255,
+              !value.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+        else { throw error("\(option) needs a machine name (1 to 255 characters, no spaces), not '\(value)'") }
+        return value
     }
 
     /// T,R,B,L as four numbers, 0 or more.

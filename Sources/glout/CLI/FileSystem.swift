@@ -34,6 +34,10 @@ enum FileSystem {
         return names.sorted()
     }
 
+    /// The most a text file glout reads (shaders, wall files) may hold: far more than any
+    /// real one, and a device such as /dev/zero is refused instead of read forever.
+    static let textLimit = 16 << 20
+
     /// The whole of file `path` as UTF-8 text.
     static func readText(_ path: String, for option: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -49,6 +53,9 @@ enum FileSystem {
                 throw GloutError("\(option) \(path): cannot read the file (\(reason()))")
             }
             bytes += chunk[..<count]
+            if bytes.count > textLimit {
+                throw GloutError("\(option) \(path): more than \(textLimit >> 20) MiB; not a file glout reads")
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

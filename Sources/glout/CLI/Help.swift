@@ -50,6 +50,7 @@ enum Help {
 
     static let outputs = """
     Usage: glout outputs [--json] [--primary NAME] [--watch [--duration S]]
+           glout outputs --wall-json [--machine NAME] [--bezel [NAME=]B]...
 
     Lists the outputs in order (logical x, then y, then name), the primary
     marked with *: name, description, make and model, physical size, scale,
@@ -63,6 +64,13 @@ enum Help {
                       disconnect (the present ones first, as connected), until
                       interrupted; with --json, one JSON object per line
       --duration S    with --watch, stop after S seconds
+      --wall-json     print this machine's outputs as a wall file for --wall:
+                      machine, name, logical rectangle and bezels (points) of
+                      each; merge the files of every machine into one
+      --machine NAME  with --wall-json, the machine's name (default: the host
+                      name)
+      --bezel [NAME=]B
+                      with --wall-json, the bezels, as run takes them
       -h, --help      show this help
     """
 
@@ -92,10 +100,32 @@ enum Help {
 
     /// The options run, bench and snapshot share.
     static let sceneOptions = """
-      --layout independent|mirror
+      --layout independent|mirror|span
                           independent (default): the primary shows the control
                           view, every other output the content view. mirror:
-                          every output shows the primary's picture, letterboxed
+                          every output shows the primary's picture, letterboxed.
+                          span: one canvas over the outputs' logical layout, each
+                          output drawing its part, animated by the time each
+                          frame is meant to reach the screen
+      --control primary|none
+                          span: the primary keeps the control view (primary, the
+                          default), or every output shows its part (none)
+      --bezel [NAME=]B    span: hide the canvas behind the screens' frames. B is
+                          MM or T,R,B,L in millimetres (through the physical size
+                          the compositor reports), or the same with a px suffix in
+                          logical points; for output NAME or every output
+                          (repeatable)
+      --wall FILE         span: one canvas over the outputs of several machines,
+                          from a wall file (`glout outputs --wall-json`, merged);
+                          this glout draws the outputs of its own machine
+      --machine NAME      this machine's name in the wall file (default: the
+                          host name)
+      --clock monotonic|realtime
+                          span: scene time from CLOCK_MONOTONIC since glout started
+                          (the default), or from CLOCK_REALTIME (the default for
+                          a wall), which a time service such as chrony or linuxptp
+                          keeps in step across machines; glout itself sends
+                          nothing over the network
       --scene views|triangle
                           views (default): the control and content views.
                           triangle: one turning triangle on black on every
@@ -135,13 +165,20 @@ enum Help {
 
     static let snapshot = """
     Usage: glout snapshot --out DIR [OPTIONS]
+           glout snapshot --canvas --out FILE.png [--canvas-scale S] [OPTIONS]
 
     Draws one frame per output offscreen, exactly the pixels glout would present on
     that output (same size, scale, layout and options), and writes DIR/NAME.png.
-    Use --frozen T for a given moment (default: scene time 0).
+    Use --frozen T for a given moment (default: scene time 0). With --canvas, draws
+    the whole span canvas (of --wall FILE, or of this machine's outputs) as one
+    picture: each output's part is the same pixels as its own snapshot, and the
+    canvas no screen shows (gaps, bezels) is dimmed. It prints where each part is.
 
     Options:
       --out DIR           the folder for the PNG files (made if missing)
+      --canvas            draw the span canvas into --out FILE.png instead
+      --canvas-scale S    pixels per point of the canvas (default: the largest
+                          scale of this machine's outputs in it, else 1)
     \(sceneOptions)
       -h, --help          show this help
     """

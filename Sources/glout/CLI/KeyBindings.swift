@@ -1,7 +1,7 @@
 /// What glout's keys do. Pure: keysyms in, actions out. Listed in --help, the README and
 /// on the dashboard.
 enum KeyAction: Sendable, Equatable, CaseIterable {
-    /// m: independent <-> mirror, without re-creating anything.
+    /// m: the next layout (independent, mirror, span), without re-creating anything.
     case toggleLayout
     /// space: a new random accent colour for the secondaries' content.
     case newAccent
@@ -15,7 +15,7 @@ enum KeyAction: Sendable, Equatable, CaseIterable {
     /// The key's label and what it does, for help texts and the dashboard.
     var help: (key: String, action: String) {
         switch self {
-        case .toggleLayout: ("m", "mirror / independent")
+        case .toggleLayout: ("m", "next layout")
         case .newAccent: ("space", "new content colour")
         case .nextPrimary: ("Tab", "next primary")
         case .toggleFreeze: ("f", "freeze time")

@@ -20,6 +20,7 @@ final class BenchCommand {
         let jsonFile = try options.json.map { try ReportFile(path: $0, option: "--json") }
         let plotFile = try options.plot.map { try ReportFile(path: $0, option: "--plot") }
         let stage = try Stage(options: options.run, log: log, input: false)
+        try stage.checkWall()
         try stage.applyModeSwitches()
         defer { stage.restoreModes() }
         guard !stage.display.outputs.isEmpty else { throw GloutError("there are no outputs to measure") }

@@ -11,6 +11,10 @@ enum OutputsCommand {
             throw UsageError(message: "--primary \(name): no such output; the outputs are "
                              + display.outputs.map(\.name).joined(separator: ", "), command: "outputs")
         }
+        if options.wallJSON {
+            print(try wall(display.outputs, machine: options.machine ?? Stage.hostName, bezels: options.bezels).json())
+            return
+        }
         guard options.watch else {
             if options.json {
                 print(try OutputReport(outputs: display.outputs, primary: display.primary).json())
@@ -20,6 +24,22 @@ enum OutputsCommand {
             return
         }
         try watch(display, options: options)
+    }
+
+    /// The outputs as a wall file: each at its logical place, with its bezels in points.
+    static func wall(_ outputs: [Output], machine: String, bezels: [String: BezelRequest]) throws -> Wall {
+        let available = outputs.map(\.name)
+        for name in bezels.keys.sorted() where !name.isEmpty && !available.contains(name) {
+            throw UsageError(message: "--bezel: no output named \(name); the outputs are \(available.joined(separator: ", "))",
+                             command: "outputs")
+        }
+        guard !outputs.isEmpty else { throw GloutError("there are no outputs to put in a wall") }
+        return Wall(outputs: try outputs.map { output in
+            let frame = output.logicalFrame
+            let bezel = try Stage.bezel(for: output, requests: bezels, command: "outputs", strict: true) { _ in }
+            return WallEntry(machine: machine, name: output.name, x: frame.x, y: frame.y, width: frame.width,
+                             height: frame.height, bezel: bezel)
+        })
     }
 
     /// One event line: text, or a JSON object with the output in the schema of

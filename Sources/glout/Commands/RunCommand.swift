@@ -10,6 +10,7 @@ final class RunCommand {
     private let log: Log
     /// Counters of windows already closed (outputs that left), for --stats-json.
     private var closed: [RunStatistics.Entry] = []
+    private var landings: [(name: String, landings: [FrameLanding])] = []
     private var waitingForOutputs = false
 
     init(options: RunOptions, log: Log) {
@@ -20,6 +21,7 @@ final class RunCommand {
     func run() throws {
         let statsFile = try options.statsJSON.map { try ReportFile(path: $0, option: "--stats-json") }
         let stage = try Stage(options: options, log: log, input: true)
+        try stage.checkWall()
         let started = MonotonicInstant.now
         var endedBy = "error"
         var failure: GloutError?
@@ -39,8 +41,11 @@ final class RunCommand {
             .sorted { $0.name < $1.name }
         stage.restoreModes()
         if let statsFile {
+            let state = stage.scene.snapshot
+            let span = state.layout == .span || options.layout == .span
+                ? SpanReport(clock: state.clock, machine: state.machine, canvas: state.span, landings: landings) : nil
             try statsFile.write(RunStatistics(layout: options.layout.rawValue, duration_s: duration, outputs: statistics,
-                                              ended_by: endedBy, error: failure?.message))
+                                              span: span, ended_by: endedBy, error: failure?.message))
         }
         if let failure { throw failure }
     }
@@ -81,6 +86,7 @@ final class RunCommand {
     private func handle(_ event: DisplayEvent, stage: Stage) {
         switch event {
         case .connected(let output):
+            try? stage.refreshSpan()
             guard stage.display.windows[output.id] != nil else { return }
             stage.telemetry.register(output)
             waitingForOutputs = false
@@ -88,9 +94,11 @@ final class RunCommand {
         case .changed(let output, let previous):
             if stage.display.windows[output.id] != nil { stage.telemetry.register(output) }
             if output.name == stage.display.primary?.name { stage.scene.setPrimary(output) }
+            try? stage.refreshSpan()
             log.info("output \(output.name) changed: \(Stage.describe(previous)) -> \(Stage.describe(output))")
         case .disconnected(let output, let window):
             stage.telemetry.forget(output.id)
+            try? stage.refreshSpan()
             if let window {
                 closed.append(entry(window, disconnected: true))
                 log.info("output \(output.name): disconnected after \(window.statistics.frames) frames")
@@ -98,6 +106,7 @@ final class RunCommand {
             noteIfEmpty(stage)
         case .primaryChanged(let output):
             stage.scene.setPrimary(output)
+            try? stage.refreshSpan()
             if let output { log.info("output \(output.name) is now the primary") }
         case .firstFrame(let output, let after):
             if stage.display.windows[output.id]?.statistics.renderSizeIgnored == true {
@@ -140,7 +149,7 @@ final class RunCommand {
     private func perform(_ action: KeyAction, stage: Stage) {
         switch action {
         case .toggleLayout:
-            stage.scene.update { $0.layout = $0.layout == .independent ? .mirror : .independent }
+            stage.scene.update { $0.layout = $0.layout.next }
             log.info("layout: \(stage.scene.snapshot.layout.rawValue)")
         case .newAccent:
             let accent = RGB(r: .random(in: 0.2...1), g: .random(in: 0.2...1), b: .random(in: 0.2...1))
@@ -159,6 +168,7 @@ final class RunCommand {
 
     private func entry(_ window: WindowSummary, disconnected: Bool) -> RunStatistics.Entry {
         let stats = window.statistics, output = window.output
+        landings.append((output.name, window.landings))
         var firstFrame: Double?
         if let first = stats.firstCommit, let announced = window.announced {
             firstFrame = max(0, (first - announced).inSeconds * 1e3)
@@ -166,6 +176,7 @@ final class RunCommand {
         return .init(name: output.name, frames: stats.frames, fps: stats.framesPerSecond, callbacks: stats.callbacks,
                      refresh_mhz: output.currentMode?.refreshMilliHertz ?? 0, pixel_width: output.pixelSize.width,
                      pixel_height: output.pixelSize.height, first_frame_ms: firstFrame, suspensions: stats.suspensions,
-                     disconnected: disconnected, placement: .init(stats.placement, output: output))
+                     disconnected: disconnected, placement: .init(stats.placement, output: output),
+                     landing: LandingSummary(window.landings))
     }
 }

@@ -1,4 +1,5 @@
 import CGLES
+import Glibc
 import WaylandOutputs
 
 /// What run, bench and snapshot set up before drawing: the display session (the outputs,
@@ -16,6 +17,11 @@ final class Stage {
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
     private let shaderPrograms: [ShaderProgram]
+    /// The span's wall (--wall), and this machine's name in it.
+    let wall: Wall?
+    let machine: String
+    /// Outputs whose bezel in millimetres could not be used (warned once each).
+    private var bezelWarnings: Set<String> = []
 
     /// The app ID and title of glout's windows.
     static let appID = "glout"
@@ -23,8 +29,10 @@ final class Stage {
     init(options: RunOptions, log: Log, input: Bool) throws {
         self.options = options
         self.log = log
-        // Files first: a shader folder that cannot be read fails before any connection.
+        // Files first: a shader folder or wall that cannot be read fails before any connection.
         let library = try ShaderSource.library(directory: options.shaderDirectory)
+        wall = try options.wallFile.map(Stage.loadWall)
+        machine = options.machine ?? Stage.hostName
         display = try DisplaySession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
                                            input: input, log: log))
         try Stage.checkNames(options, screens: display.screens)
@@ -34,13 +42,17 @@ final class Stage {
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),
              try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library),
              try ShaderProgram(vertex: "text.vert", fragment: "text.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library)]
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library),
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "span.frag", library: library)]
         }
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
-                                 triangle: shaderPrograms[2].program, text: shaderPrograms[3].program,
-                                 marker: shaderPrograms[4].program)
-        scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds))
+                                 span: shaderPrograms[5].program, triangle: shaderPrograms[2].program,
+                                 text: shaderPrograms[3].program, marker: shaderPrograms[4].program)
+        scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
+                            machine: machine, showsControl: options.showsControl,
+                            clock: options.clock ?? (wall != nil ? .realtime : .monotonic)))
         scene.setPrimary(display.primary)
+        try refreshSpan(strict: true)
         for output in display.outputs { telemetry.register(output) }
         // A --mode the outputs cannot show is a usage error now, not when a window opens.
         for output in display.outputs { _ = try renderSize(for: output) }
@@ -122,6 +134,79 @@ final class Stage {
         return output.transform.swapsAxes ? mode.size.transposed : mode.size
     }
 
+    /// Works out the span canvas again, as the outputs are now: every output but the one
+    /// with the control view, at its logical place, with its bezels; or the wall file's.
+    /// `strict`: a bezel in millimetres on an output without a physical size is a usage
+    /// error (at start-up); later it is a warning and no bezel.
+    func refreshSpan(strict: Bool = false) throws {
+        if let wall {
+            scene.update { $0.span = SpanCanvas(wall.outputs) }
+            return
+        }
+        let control = options.showsControl ? display.primary?.name : nil
+        var entries: [WallEntry] = []
+        for output in display.outputs where output.name != control && !output.logicalFrame.size.isEmpty {
+            let frame = output.logicalFrame
+            entries.append(WallEntry(machine: machine, name: output.name, x: frame.x, y: frame.y, width: frame.width,
+                                     height: frame.height, bezel: try bezel(for: output, strict: strict)))
+        }
+        scene.update { $0.span = SpanCanvas(entries) }
+    }
+
+    /// A wall must list an output of this machine for run and bench to draw its part;
+    /// outputs it lists that are not here yet get a window when they connect.
+    func checkWall() throws {
+        guard let wall else { return }
+        let own = wall.outputs.filter { $0.machine == machine }
+        guard !own.isEmpty else {
+            let machines = Array(Set(wall.outputs.map(\.machine))).sorted().joined(separator: ", ")
+            throw UsageError(message: "--wall \(options.wallFile!) lists no output of machine '\(machine)' (it lists "
+                             + "\(machines)); pass --machine NAME", command: "run")
+        }
+        let present = Set(display.outputs.map(\.name))
+        for entry in own where !present.contains(entry.name) {
+            log.warning("--wall: output \(entry.name) of \(machine) is not connected; its part shows when it is")
+        }
+    }
+
+    /// The bezels --bezel gives `output`, in points.
+    func bezel(for output: Output, strict: Bool) throws -> Bezel {
+        try Stage.bezel(for: output, requests: options.bezels, command: "run", strict: strict) { [self] message in
+            if bezelWarnings.insert(output.name).inserted { log.warning(message) }
+        }
+    }
+
+    /// The bezels `requests` (by output name, "" for every output) give `output`.
+    static func bezel(for output: Output, requests: [String: BezelRequest], command: String, strict: Bool,
+                      warn: (String) -> Void) throws -> Bezel {
+        guard let request = requests[output.name] ?? requests[""] else { return .zero }
+        if let bezel = request.points(on: output) { return bezel }
+        if [request.top, request.right, request.bottom, request.left].allSatisfy({ $0 == 0 }) { return .zero }
+        let message = "--bezel: \(output.name) reports no physical size, so millimetres cannot be turned into points; "
+            + "give the bezel in points with a px suffix (for example 12px)"
+        if strict { throw UsageError(message: message, command: command) }
+        warn(message + "; no bezel for now")
+        return .zero
+    }
+
+    /// Reads and checks a wall file.
+    static func loadWall(_ path: String) throws -> Wall {
+        let text = try FileSystem.readText(path, for: "--wall")
+        do {
+            return try Wall.parse(text)
+        } catch {
+            throw UsageError(message: "--wall \(path): \(error.message)", command: "run")
+        }
+    }
+
+    /// This machine's name: the host name.
+    static var hostName: String {
+        var bytes = [CChar](repeating: 0, count: 256)
+        guard gethostname(&bytes, bytes.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "localhost" : name
+    }
+
     /// A renderer for `output`, with its framing and --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
         let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry
@@ -156,7 +241,7 @@ final class Stage {
             ("--stall", Array(options.stalls.keys)),
             ("--fps", Array(options.framesPerSecond.keys)), ("--mode", Array(options.renderModes.keys)),
             ("--set-mode", Array(options.setModes.keys)), ("--overscan", Array(options.overscan.keys)),
-            ("--safe-area", Array(options.safeAreas.keys)),
+            ("--safe-area", Array(options.safeAreas.keys)), ("--bezel", Array(options.bezels.keys)),
         ]
         for (option, names) in perOutput {
             for name in names.sorted() where !name.isEmpty && !available.contains(name) {

@@ -95,7 +95,7 @@ final class Dashboard {
         let bandBaseline = oy + Int(layout.bandHeight * 0.5) + title.ascender / 2 - 2
         var pen = batch.text("glout".utf8, x: left, baseline: bandBaseline, font: title, atlas: atlas, Dashboard.light, record: "glout")
         pen += Int(16 * layout.pointSize)
-        pen = batch.text(state.layout == .mirror ? "mirror".utf8 : "independent".utf8, x: pen, baseline: bandBaseline,
+        pen = batch.text(state.layout.rawValue.utf8, x: pen, baseline: bandBaseline,
                          font: body, atlas: atlas, Dashboard.light, record: state.layout.rawValue)
         number.set(Double(order.count), decimals: 0, suffix: order.count == 1 ? " output" : " outputs")
         pen = batch.text("  ·  ".utf8, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.dim)
@@ -140,8 +140,9 @@ final class Dashboard {
                 batch.text(output.transform.description.utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
                 baseline += small.lineHeight + Int(2 * layout.pointSize)
                 let primary = output.name == state.primary
-                batch.text(primary ? "primary".utf8 : "secondary".utf8, x: tx, baseline: baseline, font: small, atlas: atlas,
-                           primary ? Dashboard.light : Dashboard.dim)
+                let inSpan = state.layout == .span && state.span.part(machine: state.machine, name: output.name) != nil
+                batch.text(inSpan ? "span part".utf8 : primary ? "primary".utf8 : "secondary".utf8, x: tx, baseline: baseline,
+                           font: small, atlas: atlas, primary ? Dashboard.light : Dashboard.dim)
                 // The live part: the rate and a graph about 60 points high (or what the tile has).
                 let liveTop = baseline + Int(4 * layout.pointSize)
                 let liveBottom = min(oy + Int(tile.y + tile.height) - Int(6 * layout.pointSize),
@@ -174,7 +175,14 @@ final class Dashboard {
             while recent < n && times[recent] + 1_000_000_000 >= now { recent += 1 }
             let rate = recent > 1 ? Double(recent - 1) * 1e9 / Double(times[0] - times[recent - 1]) : 0
             number.set(rate, decimals: 1, suffix: " fps")
-            batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+            let pen = batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+            if state.layout == .span, let worst = worstLanding(of: id) {
+                // How far from its target the worst frame of the last second landed.
+                number.set(Double(worst) / 1e6, decimals: 1, suffix: " ms")
+                let after = batch.text("  sync ±".utf8, x: pen, baseline: baseline, font: body, atlas: atlas, Dashboard.dim)
+                batch.text(number.text, x: after, baseline: baseline, font: body, atlas: atlas,
+                           Double(worst) > 0.5 * period ? Dashboard.warning : Dashboard.light)
+            }
             // The graph: a bar per interval at the time it ended, 0 to 2.5 periods high.
             let graphTop = Double(baseline + Int(6 * layout.pointSize))
             let graphHeight = Double(region.y + region.height) - graphTop
@@ -237,6 +245,21 @@ final class Dashboard {
                 n += 1
             }
             return (n, Double(entry.output.currentMode?.refreshPeriod?.inNanoseconds ?? 16_666_667))
+        }
+    }
+
+    /// The largest distance (ns) between a frame's target and its landing over about the
+    /// last second of `id`'s frames, nil before any landed.
+    private func worstLanding(of id: UInt32) -> Int64? {
+        telemetry.read { entries in
+            guard let entry = entries[id], entry.landingCount > 0 else { return nil }
+            let period = entry.output.currentMode?.refreshPeriod?.inNanoseconds ?? 16_666_667
+            let recent = min(entry.landingCount, max(1, Int(1_000_000_000 / max(1, period))))
+            var worst: Int64 = 0
+            for i in 0..<recent {
+                worst = max(worst, abs(entry.landings[(entry.nextLanding - 1 - i + Telemetry.capacity) % Telemetry.capacity]))
+            }
+            return worst
         }
     }
 

@@ -29,7 +29,7 @@ final class GlyphAtlas {
         func glyph(_ scalar: UInt32) -> Glyph { glyphs[scalar] ?? glyphs[63]! }
     }
 
-    static let characters: [Unicode.Scalar] = (32...126).compactMap(Unicode.Scalar.init) + ["·", "—", "×", "μ"]
+    static let characters: [Unicode.Scalar] = (32...126).compactMap(Unicode.Scalar.init) + ["·", "—", "×", "μ", "±"]
 
     let fonts: [Font]
     let width = 1024

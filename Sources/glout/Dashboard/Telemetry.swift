@@ -1,7 +1,7 @@
 import WaylandOutputs
 
 /// What every output's renderer reports about itself, for the dashboard on the primary:
-/// its description and the arrival times of its recent frames. Written by each render
+/// its description, the arrival times of its recent frames and how late they landed. Written by each render
 /// thread once per frame, read by the primary's; fixed-size rings, so nothing is
 /// allocated per frame.
 final class Telemetry: Sendable {
@@ -13,6 +13,10 @@ final class Telemetry: Sendable {
         var times = [UInt64](repeating: 0, count: Telemetry.capacity)
         var count = 0
         var next = 0
+        /// Nanoseconds from each recent frame's target to the frame callback that followed it.
+        var landings = [Int64](repeating: 0, count: Telemetry.capacity)
+        var landingCount = 0
+        var nextLanding = 0
     }
 
     private struct State: Sendable {
@@ -36,14 +40,23 @@ final class Telemetry: Sendable {
         }
     }
 
-    /// A renderer draws a frame for `output` at `timestamp` (MonotonicClock ns).
-    func record(_ output: Output, timestamp: UInt64) {
+    /// A renderer draws a frame for `output` at `timestamp` (MonotonicClock ns); the last
+    /// frame landed `landing` ns after its target, if known.
+    func record(_ output: Output, timestamp: UInt64, landing: Int64? = nil) {
         state.withLock { state in
             guard state.entries[output.id] != nil else { return }
-            state.entries[output.id]!.times[state.entries[output.id]!.next] = timestamp
-            state.entries[output.id]!.next = (state.entries[output.id]!.next + 1) % Telemetry.capacity
-            state.entries[output.id]!.count = min(state.entries[output.id]!.count + 1, Telemetry.capacity)
+            Telemetry.update(&state.entries[output.id]!, timestamp: timestamp, landing: landing)
         }
+    }
+
+    private static func update(_ entry: inout Entry, timestamp: UInt64, landing: Int64?) {
+        entry.times[entry.next] = timestamp
+        entry.next = (entry.next + 1) % capacity
+        entry.count = min(entry.count + 1, capacity)
+        guard let landing else { return }
+        entry.landings[entry.nextLanding] = landing
+        entry.nextLanding = (entry.nextLanding + 1) % capacity
+        entry.landingCount = min(entry.landingCount + 1, capacity)
     }
 
     /// An output's window closed.

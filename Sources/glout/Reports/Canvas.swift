@@ -1,4 +1,5 @@
 import CPNG
+import WaylandOutputs
 
 /// An RGBA picture drawn on the CPU (plots), written out as PNG through libpng.
 struct Canvas {
@@ -42,6 +43,16 @@ struct Canvas {
     mutating func fill(x: Int, y: Int, width w: Int, height h: Int, _ color: Color, alpha: Int = 255) {
         for row in max(0, y)..<min(height, y + h) {
             for column in max(0, x)..<min(width, x + w) { blend(column, row, color, alpha: alpha) }
+        }
+    }
+
+    /// Darkens every pixel outside `rects` to about a third.
+    mutating func dim(outside rects: [Rect]) {
+        for y in 0..<height {
+            for x in 0..<width where !rects.contains(where: { Int($0.x) <= x && x < Int($0.maxX) && Int($0.y) <= y && y < Int($0.maxY) }) {
+                let i = (y * width + x) * 4
+                for c in i..<i + 3 { pixels[c] = UInt8((Int(pixels[c]) * 35 + 50) / 100) }
+            }
         }
     }
 

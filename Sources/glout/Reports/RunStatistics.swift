@@ -19,6 +19,8 @@ struct RunStatistics: Encodable {
         var disconnected: Bool
         /// Where the compositor put the window, as of its last frame.
         var placement: Placement
+        /// How far from their targets its last frames (up to 4096) landed.
+        var landing: LandingSummary?
     }
 
     /// The facts that show a window covers its output, where no screenshot can.
@@ -52,6 +54,8 @@ struct RunStatistics: Encodable {
     var layout: String
     var duration_s: Double
     var outputs: [Entry]
+    /// In the span layout: the clock, the canvas and the seam offsets.
+    var span: SpanReport?
     /// Why the run ended: "duration", "signal", "key", "closed", "no-outputs", "error".
     var ended_by: String
     var error: String?

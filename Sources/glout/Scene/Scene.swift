@@ -1,3 +1,4 @@
+import Glibc
 import WaylandOutputs
 
 /// An RGB colour, 0 to 1 per channel.
@@ -11,6 +12,15 @@ struct Marker: Sendable, Equatable {
     var kind: Kind
     var x: Double
     var y: Double
+}
+
+/// Where the span layout's scene time comes from.
+enum SceneClock: String, Sendable, CaseIterable {
+    /// CLOCK_MONOTONIC from glout's start: one machine.
+    case monotonic
+    /// CLOCK_REALTIME, seconds since 1970: machines whose clocks a time service keeps in
+    /// step show the same scene time at the same instant.
+    case realtime
 }
 
 /// What every output's renderer reads at each frame: the layout, which output is
@@ -33,11 +43,28 @@ final class Scene: Sendable {
         var start: UInt64
         /// Pointer and touch markers per output id.
         var markers: [UInt32: [Marker]] = [:]
+        /// The span layout's canvas, this machine's name in it, whether the primary keeps
+        /// the control view, and the clock of its scene time.
+        var span = SpanCanvas([])
+        var machine = ""
+        var showsControl = true
+        var clock = SceneClock.monotonic
 
         /// Scene time in seconds for a frame stamped `timestamp`.
         func time(at timestamp: MonotonicInstant) -> Double {
             // Wrapping: a frozen time longer than the clock has run still comes out exact.
             frozen ?? Double(timestamp.nanoseconds &- start) / 1e9
+        }
+
+        /// The span's scene time for a frame meant to reach the screen at `target`: on
+        /// the span's clock, so that outputs (and machines) at different rates agree on
+        /// where everything is at each instant.
+        func spanTime(at target: MonotonicInstant) -> Double {
+            if let frozen { return frozen }
+            switch clock {
+            case .monotonic: return time(at: target)
+            case .realtime: return RealtimeClock.seconds(at: target)
+            }
         }
     }
 
@@ -60,15 +87,30 @@ final class Scene: Sendable {
         }
     }
 
-    /// Stops scene time where it is, or lets it run on from there.
+    /// Stops scene time where it is, or lets it run on: from where it stopped, or on the
+    /// span's realtime clock from the shared time, which never stopped.
     func toggleFrozen(now: MonotonicInstant) {
         update { state in
+            let shared = state.clock == .realtime && state.layout == .span
             if let frozen = state.frozen {
-                state.start = now.nanoseconds &- UInt64(max(0, frozen) * 1e9)
+                if !shared { state.start = now.nanoseconds &- UInt64(max(0, frozen) * 1e9) }
                 state.frozen = nil
             } else {
-                state.frozen = state.time(at: now)
+                state.frozen = shared ? state.spanTime(at: now) : state.time(at: now)
             }
         }
+    }
+}
+
+/// CLOCK_REALTIME for an instant on CLOCK_MONOTONIC.
+enum RealtimeClock {
+    /// Seconds since 1970 at monotonic instant `instant`: both clocks read back to back,
+    /// the difference added.
+    static func seconds(at instant: MonotonicInstant) -> Double {
+        let monotonic = MonotonicInstant.now
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let offset = Int64(bitPattern: instant.nanoseconds &- monotonic.nanoseconds)
+        return Double(now.tv_sec) + (Double(now.tv_nsec) + Double(offset)) / 1e9
     }
 }

@@ -157,7 +157,8 @@ struct SceneLayout: Equatable, Sendable {
     /// keep everything outside them still.
     func dynamicRegions(of view: SceneView) -> [Rect] {
         switch view {
-        case .control:
+        case .control, .span:
+            // The span's moving parts are SpanView's.
             return []
         case .content:
             return [pixels(rings.x - rings.radius, rings.y - rings.radius, 2 * rings.radius, 2 * rings.radius),

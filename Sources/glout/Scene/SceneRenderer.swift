@@ -8,6 +8,8 @@ struct ScenePrograms: Sendable {
     var control: GLuint
     /// The secondaries' picture.
     var content: GLuint
+    /// Each output's part of the span canvas.
+    var span: GLuint
     /// --scene triangle.
     var triangle: GLuint
     /// The dashboard's text and graphs, and the pointer and touch markers.
@@ -21,6 +23,8 @@ enum SceneView: Sendable, Equatable {
     case control
     /// The secondaries' picture.
     case content
+    /// Its part of the span canvas.
+    case span
 }
 
 /// How one output's picture is placed: what overscan and safe area it has.
@@ -31,7 +35,8 @@ struct OutputFraming: Equatable, Sendable {
 }
 
 /// Draws one output's picture: the control or the content view, full size or
-/// letterboxed (mirror), laid out by ``SceneLayout``. Runs on the output's render thread.
+/// letterboxed (mirror), laid out by ``SceneLayout``, or its part of the span canvas
+/// (``SpanView``). Runs on the output's render thread.
 ///
 /// llvmpipe shades every pixel on the CPU, so a view is drawn whole into a layer (an
 /// RGBA8 texture) only when its layout or colours change; each frame shades again just
@@ -61,6 +66,11 @@ final class SceneRenderer: OutputRenderer {
     /// Where the dial's hand is in the layer (control view), nil right after the layer
     /// was drawn whole.
     private var handInLayer: Rect?
+    /// Span: this output's part, and where the bar is in the layer.
+    private var spanView: SpanView?
+    private var barInLayer: Rect?
+    /// The target of the last frame, to tell how late it landed when the next starts.
+    private var lastFrame: (index: UInt64, target: MonotonicInstant)?
     /// The control view's layer as it was before any live dashboard part was drawn on it:
     /// each frame the live parts are copied back from here rather than shaded again.
     private var backdrop = ColourLayer()
@@ -78,6 +88,7 @@ final class SceneRenderer: OutputRenderer {
         var dashboard: UInt64
         var primary: String?
         var layoutMode: LayoutMode
+        var span: SpanView?
     }
 
     init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), telemetry: Telemetry? = nil,
@@ -97,11 +108,17 @@ final class SceneRenderer: OutputRenderer {
     /// Which view an output shows, and its layout in the target.
     static func placement(of output: Output, target: RenderTarget, state: Scene.State,
                           framing: OutputFraming = OutputFraming()) -> (view: SceneView, layout: SceneLayout) {
+        let own = SceneLayout.make(area: target.picture, pixelsPerPoint: target.pixelsPerPoint,
+                                   overscan: framing.overscan, safeArea: framing.safeArea)
         switch state.layout {
         case .independent:
-            let view: SceneView = output.name == state.primary ? .control : .content
-            return (view, .make(area: target.picture, pixelsPerPoint: target.pixelsPerPoint,
-                                overscan: framing.overscan, safeArea: framing.safeArea))
+            return (output.name == state.primary ? .control : .content, own)
+        case .span:
+            // A part of the wall is exact: no overscan or safe area moves it.
+            if state.span.part(machine: state.machine, name: output.name) != nil {
+                return (.span, .make(area: target.picture, pixelsPerPoint: target.pixelsPerPoint))
+            }
+            return (output.name == state.primary && state.showsControl ? .control : .content, own)
         case .mirror:
             // The primary's picture, laid out as on the primary, letterboxed here.
             let primary = state.primaryPixelSize
@@ -112,28 +129,41 @@ final class SceneRenderer: OutputRenderer {
         }
     }
 
-    /// --stall's extra work, outside the GL calls (which may run one window at a time).
+    /// --stall's extra work, outside the GL calls (which may run one window at a time),
+    /// and what the dashboard shows: when this frame started and how late the last landed
+    /// (the frame callback that started this frame came when the compositor used it).
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
         if stallMicroseconds > 0 { usleep(stallMicroseconds) }
-        telemetry?.record(target.output, timestamp: frame.timestamp.nanoseconds)
+        var landing: Int64?
+        if let last = lastFrame, frame.index == last.index + 1 {
+            landing = Int64(bitPattern: frame.timestamp.nanoseconds &- last.target.nanoseconds)
+        }
+        lastFrame = (frame.index, frame.targetTimestamp)
+        telemetry?.record(target.output, timestamp: frame.timestamp.nanoseconds, landing: landing)
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
-        let program = view == .control ? programs.control : programs.content
+        let program = switch view {
+        case .control: programs.control
+        case .content: programs.content
+        case .span: programs.span
+        }
         let accent = view == .control ? state.accent : state.contentAccent
+        spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
-                           primary: state.primary, layoutMode: state.layout)
+                           primary: state.primary, layoutMode: state.layout, span: spanView)
         let drawsDashboard = view == .control && dashboard != nil
         if key != stillKey {
             drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
             stillKey = key
         }
         if drawsDashboard { restoreLiveRegions(target: target) }
-        shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp), target: target)
+        shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp),
+                         spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
         if drawsDashboard {
             glUseProgram(programs.text)
             dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
@@ -168,8 +198,10 @@ final class SceneRenderer: OutputRenderer {
         glUseProgram(program)
         setViewport(layout.canvas, target: target)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-        regions = layout.dynamicRegions(of: view).filter { $0.width > 0 && $0.height > 0 }
+        regions = (spanView.map { [$0.cells.offset(by: layout.canvas.origin)] } ?? layout.dynamicRegions(of: view))
+            .filter { $0.width > 0 && $0.height > 0 }
         handInLayer = nil
+        barInLayer = nil
         if drawsDashboard {
             glUseProgram(programs.text)
             dashboard!.drawStill(layout: layout, state: state, target: target)
@@ -191,7 +223,7 @@ final class SceneRenderer: OutputRenderer {
 
     /// Shades the moving regions again, into the layer: every pixel of a frame is made in
     /// the same RGBA8 texture, so a snapshot and the window get the same values.
-    private func shadeMovingParts(program: GLuint, view: SceneView, layout: SceneLayout, time: Double,
+    private func shadeMovingParts(program: GLuint, view: SceneView, layout: SceneLayout, time: Double, spanTime: Double,
                                   target: RenderTarget) {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
         glUseProgram(program)
@@ -204,6 +236,14 @@ final class SceneRenderer: OutputRenderer {
             let hand = layout.dialHand(pointing: SceneRenderer.handDirection(time: time))
             shade(handInLayer.map { hand.union($0) } ?? hand, target: target)
             handInLayer = hand
+        }
+        if let spanView {
+            // The bar: where it was in the layer and where it is now (apart when it wraps).
+            let bar = spanView.barRegion(barX: SpanView.barX(time: spanTime, canvasWidth: spanView.canvasSize.width))
+                .offset(by: layout.canvas.origin)
+            if let old = barInLayer, old != bar { shade(old, target: target) }
+            shade(bar, target: target)
+            barInLayer = bar
         }
         glDisable(GLenum(GL_SCISSOR_TEST))
     }
@@ -259,10 +299,17 @@ final class SceneRenderer: OutputRenderer {
         glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
     }
 
+    /// The span view of the output `target` is on, if the span has a part for it.
+    static func spanView(of target: RenderTarget, state: Scene.State) -> SpanView? {
+        guard let part = state.span.part(machine: state.machine, name: target.output.name) else { return nil }
+        return SpanView(part: part.frame, canvasSize: state.span.size, pictureSize: target.picture.size)
+    }
+
     private func setUniforms(frame: DisplayLinkFrame, target: RenderTarget, layout: SceneLayout, state: Scene.State,
                              accent: RGB) {
         let gl = layout.canvas.flippedY(containerHeight: target.pixelSize.height)
-        let time = state.time(at: frame.timestamp)
+        // The span animates by the time the frame is meant to reach the screen.
+        let time = spanView == nil ? state.time(at: frame.timestamp) : state.spanTime(at: frame.targetTimestamp)
         // A frozen picture is fully deterministic: the pacing bar stands where frame
         // T x 60 would put it.
         let frameIndex = state.frozen.map { ($0 * 60).rounded(.down) } ?? Double(frame.index)
@@ -296,6 +343,12 @@ final class SceneRenderer: OutputRenderer {
         }
         block.set(76, Double(layout.gridColumns), Double(layout.gridRows), Double(max(1, arrangement.count)),
                   Double(arrangement.primaryIndex))
+        spanView?.write(to: block, time: time)
         block.upload()
     }
+}
+
+extension Rect {
+    /// The rectangle moved by `origin`.
+    func offset(by origin: Point) -> Rect { Rect(x: x + origin.x, y: y + origin.y, width: width, height: height) }
 }

@@ -1,0 +1,190 @@
+import Foundation
+import XCTest
+
+/// The span layout on headless sway: the parts against the canvas drawn whole, the screen
+/// against the parts, two sways standing for two machines of one wall, bezels, and the
+/// seam offset of a running 60 Hz + 30 Hz span.
+final class SpanTests: IntegrationTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = Paths.temporaryFolder()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A PNG that glout wrote, as RGB.
+    func loadPNG(_ path: String) throws -> Image {
+        let ppm = path + ".ppm"
+        let convert = try Child("/usr/bin/convert", [path, "-alpha", "off", ppm]).wait()
+        guard convert.status == 0 else { throw HarnessError("convert \(path): \(convert.stderr)") }
+        return try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
+    }
+
+    /// `glout snapshot --canvas`: the picture and where it says each part is, by
+    /// "machine name".
+    func canvas(_ sway: Compositor, _ arguments: [String]) throws -> (Image, [String: (x: Int, y: Int, width: Int, height: Int)]) {
+        let file = folder.appendingPathComponent("canvas-\(UUID().uuidString).png").path
+        let run = try sway.glout(["snapshot", "--canvas", "--out", file] + arguments).wait()
+        guard run.status == 0 else { throw HarnessError("snapshot --canvas: status \(run.status): \(run.stderr)") }
+        var parts: [String: (Int, Int, Int, Int)] = [:]
+        // "  MACHINE NAME WxH+X+Y"
+        for line in run.stdout.split(separator: "\n") where line.hasPrefix("  ") {
+            let words = line.split(separator: " ")
+            guard words.count == 3 else { continue }
+            let numbers = words[2].split(whereSeparator: { $0 == "x" || $0 == "+" }).compactMap { Int($0) }
+            guard numbers.count == 4 else { throw HarnessError("cannot read the part line '\(line)'") }
+            parts["\(words[0]) \(words[1])"] = (numbers[2], numbers[3], numbers[0], numbers[1])
+        }
+        return (try loadPNG(file), parts)
+    }
+
+    /// `glout snapshot`: each output's picture, by name.
+    func snapshot(_ sway: Compositor, _ arguments: [String]) throws -> [String: Image] {
+        let out = folder.appendingPathComponent("parts-\(UUID().uuidString)")
+        let run = try sway.glout(["snapshot", "--out", out.path] + arguments).wait()
+        guard run.status == 0 else { throw HarnessError("snapshot: status \(run.status): \(run.stderr)") }
+        var pictures: [String: Image] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: out.path) where name.hasSuffix(".png") {
+            pictures[String(name.dropLast(4))] = try loadPNG(out.appendingPathComponent(name).path)
+        }
+        return pictures
+    }
+
+    /// Each part equals its rectangle of the canvas; the screen (grim) of each output
+    /// equals its part, with time frozen.
+    func checkPartsAgainstCanvasAndScreen(_ sway: Compositor, outputs: [String], machine: String, label: String,
+                                          extra: [String] = []) throws {
+        let span = ["--layout", "span", "--control", "none", "--frozen", "2.25", "--machine", machine] + extra
+        let parts = try snapshot(sway, span)
+        let (whole, places) = try canvas(sway, Array(span.dropFirst(2)))
+        for name in outputs {
+            let part = try XCTUnwrap(parts[name], "\(label): no snapshot of \(name)")
+            let place = try XCTUnwrap(places["\(machine) \(name)"], "\(label): the canvas does not place \(name)")
+            XCTAssertEqual([place.width, place.height], [part.width, part.height], "\(label): \(name)'s size in the canvas")
+            XCTAssertTrue(whole.cropped(x: place.x, y: place.y, width: place.width, height: place.height) == part,
+                          "\(label): \(name)'s part is not its rectangle of the canvas")
+        }
+        let glout = try sway.glout(["run", "--duration", "120"] + span)
+        defer {
+            glout.signal(SIGTERM)
+            XCTAssertEqual(glout.wait().status, 0, glout.stderr)
+        }
+        try sway.waitForGlout(on: outputs)
+        for name in outputs {
+            XCTAssertTrue(try sway.screenshot(name) == parts[name], "\(label): the screen of \(name) is not its snapshot part")
+        }
+    }
+
+    func test_partsAreTheCanvasCroppedAndReachTheScreenAtScale1And2AndRotated() throws {
+        let outputs = ["HEADLESS-1", "HEADLESS-2"]
+        let one = try Compositor.sway(["1280x720@60", "800x600@30"])
+        _ = try one.swaymsg("output", "HEADLESS-2", "transform", "90")
+        try checkPartsAgainstCanvasAndScreen(one, outputs: outputs, machine: "m", label: "scale 1, HEADLESS-2 turned")
+        one.stop()
+        let two = try Compositor.sway(["1280x720@60", "800x600@30"], scale: 2)
+        try checkPartsAgainstCanvasAndScreen(two, outputs: outputs, machine: "m", label: "scale 2")
+    }
+
+    func test_twoMachinesOfOneWallPutTogetherAreTheWallsCanvas() throws {
+        let left = try Compositor.sway(["1280x720@60"]), right = try Compositor.sway(["1024x768@60"])
+        // Each machine's wall file, as the README's recipe makes them, then merged with the
+        // right machine's outputs moved to the right of the left one's.
+        func wallJSON(_ sway: Compositor, _ machine: String, bezel: String) throws -> [[String: Any]] {
+            let run = try sway.glout(["outputs", "--wall-json", "--machine", machine, "--bezel", bezel]).wait()
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            return try XCTUnwrap(object?["outputs"] as? [[String: Any]])
+        }
+        var merged = try wallJSON(left, "left", bezel: "0,12,0,0px")
+        for var entry in try wallJSON(right, "right", bezel: "0,0,0,20px") {
+            entry["x"] = (entry["x"] as! Int) + 1280
+            merged.append(entry)
+        }
+        let wall = folder.appendingPathComponent("wall.json")
+        try JSONSerialization.data(withJSONObject: ["outputs": merged]).write(to: wall)
+
+        let options = ["--layout", "span", "--wall", wall.path, "--frozen", "1.75"]
+        let (whole, places) = try canvas(left, options + ["--machine", "left"])
+        XCTAssertEqual([whole.width, whole.height], [1280 + 12 + 20 + 1024, 768], "the wall's canvas, bezels inside")
+        var glouts: [Child] = []
+        defer {
+            for glout in glouts {
+                glout.signal(SIGTERM)
+                XCTAssertEqual(glout.wait().status, 0, glout.stderr)
+            }
+        }
+        for (sway, machine) in [(left, "left"), (right, "right")] {
+            glouts.append(try sway.glout(["run", "--duration", "120", "--machine", machine] + options))
+        }
+        try left.waitForGlout(on: ["HEADLESS-1"])
+        try right.waitForGlout(on: ["HEADLESS-1"])
+        for (sway, machine) in [(left, "left"), (right, "right")] {
+            let place = try XCTUnwrap(places["\(machine) HEADLESS-1"], "the canvas does not place \(machine)'s output")
+            let screen = try sway.screenshot("HEADLESS-1")
+            XCTAssertEqual([screen.width, screen.height], [place.width, place.height])
+            XCTAssertTrue(whole.cropped(x: place.x, y: place.y, width: place.width, height: place.height) == screen,
+                          "\(machine)'s screen is not its rectangle of the wall's canvas")
+        }
+        XCTAssertEqual(places["right HEADLESS-1"]?.x, 1280 + 12 + 20, "the right screen starts after both bezels")
+        // A machine the wall does not list is refused, naming the machines it does.
+        let stranger = try left.glout(["run", "--duration", "5", "--machine", "middle"] + options).wait()
+        XCTAssertEqual(stranger.status, 2, stranger.stderr)
+        XCTAssertTrue(stranger.stderr.contains("lists no output of machine 'middle' (it lists left, right)"), stranger.stderr)
+    }
+
+    func test_bezelsMoveTheCanvasSoItsLinesStayStraightAcrossTheFrames() throws {
+        let sway = try Compositor.sway(["1280x720@60", "1280x720@60"])
+        // 30 points of frame on each side of the seam: the right screen's picture starts 60
+        // points further into the canvas than its logical place.
+        let glout = try sway.glout(["run", "--layout", "span", "--control", "none", "--frozen", "0", "--duration", "120",
+                                    "--bezel", "HEADLESS-1=0,30,0,0px", "--bezel", "HEADLESS-2=0,0,0,30px"])
+        defer {
+            glout.signal(SIGTERM)
+            XCTAssertEqual(glout.wait().status, 0, glout.stderr)
+        }
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
+        let leftScreen = try sway.screenshot("HEADLESS-1"), rightScreen = try sway.screenshot("HEADLESS-2")
+        // The 45° lines are 4 points wide where (canvas x − y) mod 200 < 4, pure (242,242,242).
+        func lineColumns(_ image: Image, row: Int) -> [Int] {
+            (0..<image.width).filter { image.pixel($0, row) == (242, 242, 242) }
+        }
+        func expected(row: Int, canvasX: Int) -> [Int] {
+            (0..<1280).filter { x in ((x + canvasX - row) % 200 + 200) % 200 < 4 }
+        }
+        for row in [200, 400, 650] {
+            XCTAssertEqual(lineColumns(leftScreen, row: row), expected(row: row, canvasX: 0), "left screen, row \(row)")
+            XCTAssertEqual(lineColumns(rightScreen, row: row), expected(row: row, canvasX: 1280 + 60), "right screen, row \(row)")
+            XCTAssertNotEqual(expected(row: row, canvasX: 1280 + 60), expected(row: row, canvasX: 1280), "the test tells them apart")
+        }
+        // Millimetres need a physical size, which headless outputs do not report.
+        let refused = try sway.glout(["run", "--layout", "span", "--bezel", "5", "--duration", "5"]).wait()
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("reports no physical size"), refused.stderr)
+    }
+
+    func test_theSeamOffsetBetweenA60AndA30HzOutputStaysWithinOne60HzPeriod() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let stats = folder.appendingPathComponent("stats.json").path
+        let run = try sway.glout(["run", "--layout", "span", "--control", "none", "--duration", "10",
+                                  "--stats-json", stats]).wait()
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try readJSON(stats)
+        let span = try XCTUnwrap(report["span"] as? [String: Any], "no span report")
+        let seams = try XCTUnwrap(span["seams"] as? [[String: Any]])
+        XCTAssertEqual(seams.count, 1)
+        let seam = try XCTUnwrap(seams.first)
+        XCTAssertEqual(seam["outputs"] as? [String], ["HEADLESS-1", "HEADLESS-2"])
+        XCTAssertGreaterThan(seam["samples"] as? Int ?? 0, 300, "both outputs' landings compared")
+        let p99 = try XCTUnwrap(seam["p99_ms"] as? Double)
+        XCTAssertLessThanOrEqual(p99, 1000 / 60.0, "seam offset p99 beyond one 60 Hz period: \(seam)")
+        XCTAssertEqual(span["seam_offset_p99_ms"] as? Double, p99)
+        for (name, entry) in outputsByName(report) {
+            let landing = try XCTUnwrap(entry["landing"] as? [String: Any], "\(name): no landing summary")
+            XCTAssertEqual(landing["source"] as? String, "frame-callback", "\(name): sway 1.7 sends no presentation times")
+            XCTAssertGreaterThan(landing["frames"] as? Int ?? 0, name == "HEADLESS-1" ? 400 : 200, name)
+        }
+    }
+}
