@@ -247,9 +247,10 @@ final class Compositor {
         try Compositor(["mutter", "--outputs", modes.joined(separator: ",")])
     }
 
-    /// Virtual kwin with `outputs` outputs of `size`.
-    static func kwin(outputs: Int = 2, size: String = "1280x720") throws -> Compositor {
-        try Compositor(["kwin", "--outputs", "\(outputs)", "--size", size])
+    /// Virtual kwin with `outputs` outputs of `size` at `scale` (fractional scales are
+    /// offered to clients through wp_fractional_scale_v1).
+    static func kwin(outputs: Int = 2, size: String = "1280x720", scale: String = "1") throws -> Compositor {
+        try Compositor(["kwin", "--outputs", "\(outputs)", "--size", size, "--scale", scale])
     }
 
     /// Headless phoc with `outputs` outputs of 1280x720@60, which a client can switch to

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import glout
 
 /// The span layout on headless sway: the parts against the canvas drawn whole, the screen
 /// against the parts, two sways standing for two machines of one wall, bezels, and the
@@ -86,6 +87,42 @@ final class SpanTests: IntegrationTestCase {
         one.stop()
         let two = try Compositor.sway(["1280x720@60", "800x600@30"], scale: 2)
         try checkPartsAgainstCanvasAndScreen(two, outputs: outputs, machine: "m", label: "scale 2")
+    }
+
+    func test_atAFractionalScaleTheCommittedPixelsAreTheCanvasDrawnAtThatScale() throws {
+        // kwin at 1.5: 1920x1080 points per output, 2880x1620 pixels, offered through
+        // wp_fractional_scale_v1. kwin offers no screenshots: glout writes what it commits.
+        let kwin = try Compositor.kwin(outputs: 2, size: "1920x1080", scale: "1.5")
+        let dumps = folder.appendingPathComponent("dumps")
+        try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+        var environment = kwin.environment
+        environment["GLOUT_DUMP_FRAMES"] = dumps.path
+        let span = ["--layout", "span", "--control", "none", "--frozen", "2"]
+        let glout = try Child(Paths.glout, ["run", "--duration", "120"] + span, environment: environment)
+        defer {
+            glout.signal(SIGTERM)
+            XCTAssertEqual(glout.wait().status, 0, glout.stderr)
+        }
+        /// A PNG's width and height, from its header.
+        func size(_ name: String) -> [Int]? {
+            guard let data = FileManager.default.contents(atPath: dumps.appendingPathComponent("\(name).png").path),
+                  data.count >= 24 else { return nil }
+            let bytes = [UInt8](data)
+            func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return [word(16), word(20)]
+        }
+        let outputs = ["Virtual-0", "Virtual-1"]
+        try waitUntil("glout commits 2880x1620 on both outputs: \(outputs.map { size($0).map(String.init(describing:)) ?? "none" })") {
+            outputs.allSatisfy { size($0) == [2880, 1620] }
+        }
+        let (whole, places) = try canvas(kwin, Array(span.dropFirst(2)) + ["--canvas-scale", "1.5"])
+        for name in outputs {
+            let place = try XCTUnwrap(places["\(Stage.hostName) \(name)"], "the canvas does not place \(name): \(places.keys)")
+            XCTAssertEqual([place.x, place.y, place.width, place.height], [name == "Virtual-0" ? 0 : 2880, 0, 2880, 1620])
+            let committed = try loadPNG(dumps.appendingPathComponent("\(name).png").path)
+            XCTAssertTrue(whole.cropped(x: place.x, y: place.y, width: place.width, height: place.height) == committed,
+                          "\(name): the pixels committed at 1.5 are not its rectangle of the canvas at 1.5")
+        }
     }
 
     func test_twoMachinesOfOneWallPutTogetherAreTheWallsCanvas() throws {

@@ -137,13 +137,9 @@ enum SnapshotCommand {
         var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         glReadPixels(0, 0, size.width, size.height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
-        var topDown = [UInt8](repeating: 0, count: width * height * 4)
-        let row = width * 4
-        for y in 0..<height {
-            topDown.replaceSubrange(y * row..<(y + 1) * row, with: bottomUp[(height - 1 - y) * row..<(height - y) * row])
-        }
-        // The window's buffer is opaque (XRGB): alpha is meaningless, make it 255.
-        for i in stride(from: 3, to: topDown.count, by: 4) { topDown[i] = 255 }
-        return topDown
+        // The window's buffer is opaque (XRGB): alpha is meaningless, made 255.
+        var picture = Canvas(width: width, height: height, pixels: bottomUp)
+        picture.flipVertically()
+        return picture.pixels
     }
 }

@@ -46,6 +46,15 @@ struct Canvas {
         }
     }
 
+    /// Turns the picture upside down (GL reads rows bottom first) and makes it opaque.
+    mutating func flipVertically() {
+        let row = width * 4
+        for y in 0..<height / 2 {
+            for x in 0..<row { pixels.swapAt(y * row + x, (height - 1 - y) * row + x) }
+        }
+        for i in stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
+    }
+
     /// Darkens every pixel outside `rects` to about a third.
     mutating func dim(outside rects: [Rect]) {
         for y in 0..<height {

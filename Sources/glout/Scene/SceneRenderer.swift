@@ -1,4 +1,5 @@
 import CGLES
+import Foundation
 import Glibc
 import WaylandOutputs
 
@@ -76,6 +77,10 @@ final class SceneRenderer: OutputRenderer {
     private var backdrop = ColourLayer()
     /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
     var outputFramebuffer: GLuint = 0
+    /// GLOUT_DUMP_FRAMES=DIR, for tests on compositors that offer no screenshots: every
+    /// time the still picture is drawn again, the window's pixels (what glout commits)
+    /// are written to DIR/NAME.png.
+    private static let dumpFolder = ProcessInfo.processInfo.environment["GLOUT_DUMP_FRAMES"]
 
     /// Everything the still picture depends on.
     private struct StillKey: Equatable {
@@ -157,7 +162,8 @@ final class SceneRenderer: OutputRenderer {
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
                            primary: state.primary, layoutMode: state.layout, span: spanView)
         let drawsDashboard = view == .control && dashboard != nil
-        if key != stillKey {
+        let redrawn = key != stillKey
+        if redrawn {
             drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
             stillKey = key
         }
@@ -170,6 +176,21 @@ final class SceneRenderer: OutputRenderer {
         }
         present(target: target)
         if markerCount > 0 { drawMarkers(layout: layout, target: target) }
+        if redrawn, let folder = SceneRenderer.dumpFolder { dump(target: target, into: folder) }
+    }
+
+    /// Writes what the output's framebuffer holds now to `folder`/NAME.png.
+    private func dump(target: RenderTarget, into folder: String) {
+        let size = target.pixelSize, width = Int(size.width), height = Int(size.height)
+        var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        glReadPixels(0, 0, size.width, size.height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
+        var picture = Canvas(width: width, height: height, pixels: bottomUp)
+        picture.flipVertically()
+        // Whole or not at all: a reader never sees half a file.
+        let path = folder + "/" + target.output.name + ".png"
+        if (try? picture.writePNG(to: path + ".part")) != nil { rename(path + ".part", path) }
     }
 
     /// The view this output shows and its layout, with a tile per output the dashboard lists.
