@@ -209,9 +209,12 @@ final class Compositor {
         }
     }
 
-    /// Headless sway with one output per mode ("1280x720@60").
+    /// Headless sway with one output per mode ("1280x720@60"). It composites every frame
+    /// (--no-scanout): while sway 1.7 scans a fullscreen client's buffer out, its
+    /// screencopy captures a stale frame, and glout's still pictures commit nothing new.
     static func sway(_ modes: [String], scale: Int? = nil) throws -> Compositor {
-        try Compositor(["sway", "--outputs", modes.joined(separator: ",")] + (scale.map { ["--scale", "\($0)"] } ?? []))
+        try Compositor(["sway", "--no-scanout", "--outputs", modes.joined(separator: ",")]
+                       + (scale.map { ["--scale", "\($0)"] } ?? []))
     }
 
     /// A sway with the Wayland backend inside `parent` (a headless sway), with `outputs`

@@ -89,4 +89,19 @@ final class DisplayLinkTimingTests: XCTestCase {
         let frame = link.startFrame(now: 3 * ms)
         XCTAssertEqual(frame.timestamp.nanoseconds, 3 * ms, "a forced frame is stamped with its start")
     }
+
+    func test_anIdleLinkWaitsForARedrawWithoutCountingASuspension() {
+        var timing = DisplayLinkTiming(modePeriod: 16_666_667)
+        XCTAssertEqual(timing.next(now: 0), .draw)
+        _ = timing.startFrame(now: 0)
+        timing.becomeIdle()
+        // The last frame's callback never comes: an idle link does not wait for it.
+        XCTAssertEqual(timing.next(now: 10_000_000_000), .wait(until: nil))
+        XCTAssertFalse(timing.isSuspended)
+        timing.callbackArrived(now: 16_000_000, time: 16)
+        XCTAssertEqual(timing.next(now: 20_000_000_000), .wait(until: nil), "a callback does not end the rest")
+        timing.requestRedraw()
+        XCTAssertFalse(timing.isIdle)
+        XCTAssertEqual(timing.next(now: 20_000_000_001), .draw)
+    }
 }

@@ -51,6 +51,8 @@ final class DisplayLink: ProxyOwner {
 
     func requestRedraw() { timing.requestRedraw() }
 
+    func becomeIdle() { timing.becomeIdle() }
+
     func next(now: UInt64) -> DisplayLinkTiming.Action { timing.next(now: now) }
 
     /// Starts a frame: requests the frame callback that will pace the next one

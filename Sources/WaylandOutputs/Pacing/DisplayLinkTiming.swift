@@ -39,6 +39,8 @@ struct DisplayLinkTiming: Sendable {
     /// the surface) and how often that happened.
     private(set) var isSuspended = false
     private(set) var suspensions: UInt64 = 0
+    /// Whether the picture stands still: no frame until a redraw is requested.
+    private(set) var isIdle = false
 
     private var callbackPending = false
     private var requestedAt: UInt64 = 0
@@ -74,13 +76,23 @@ struct DisplayLinkTiming: Sendable {
         max(250_000_000, 8 * duration * UInt64(effectiveInterval))
     }
 
-    /// Asks for a frame without waiting for a callback (first frame, new size).
-    mutating func requestRedraw() { redrawRequested = true }
+    /// Asks for a frame without waiting for a callback (first frame, new size, a change
+    /// of an idle picture).
+    mutating func requestRedraw() {
+        redrawRequested = true
+        isIdle = false
+    }
+
+    /// The renderer's picture will not change: draw nothing more until a redraw is
+    /// requested. A callback still pending is not waited for, so the link never counts
+    /// an idle output as suspended.
+    mutating func becomeIdle() { isIdle = true }
 
     /// What to do at `now`.
     mutating func next(now: UInt64) -> Action {
         if settings.isPaused { return .wait(until: nil) }
         if redrawRequested { return .draw }
+        if isIdle { return .wait(until: nil) }
         if callbackPending {
             let deadline = requestedAt + stallTimeout
             guard now >= deadline else { return .wait(until: deadline) }

@@ -12,10 +12,17 @@ public protocol OutputRenderer: AnyObject {
     /// Draws one frame into the default framebuffer, whose size is the target's pixel
     /// size. The window commits the frame (eglSwapBuffers) when this returns.
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws
+
+    /// Whether the next frame would differ from the one just drawn, asked after each
+    /// frame. When it would not (a still picture), the window stops asking for frame
+    /// callbacks and commits nothing, so an idle output costs no CPU, until
+    /// ``OutputWindow/setNeedsDisplay()``, a new size or a new surface. Default: true.
+    var isAnimating: Bool { get }
 }
 
 extension OutputRenderer {
     public func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {}
+    public var isAnimating: Bool { true }
 }
 
 /// The surface a renderer draws into.

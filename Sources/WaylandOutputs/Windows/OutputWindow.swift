@@ -46,6 +46,10 @@ public final class OutputWindow: @unchecked Sendable {
         /// whether it is waiting now.
         public var suspensions: UInt64 = 0
         public var isSuspended = false
+        /// Whether the renderer's picture stands still and the window draws nothing, and
+        /// how often it came to rest.
+        public var isIdle = false
+        public var idlePeriods: UInt64 = 0
         /// Surfaces this window has had (more than one after ``recreateSurface()``).
         public var surfaces: UInt64 = 0
         /// A render size was asked for but the compositor cannot scale buffers.
@@ -81,6 +85,7 @@ public final class OutputWindow: @unchecked Sendable {
         var failure: (any Error)?
         var closeRequested = false
         var recreate = false
+        var needsDisplay = false
         var statistics = Statistics()
         var frameLog: FrameLog
     }
@@ -159,6 +164,17 @@ public final class OutputWindow: @unchecked Sendable {
             shared.withLock { $0.settings = newValue }
             queue.wake()
         }
+    }
+
+    /// Asks for a frame of a window whose renderer said its picture stands still
+    /// (``OutputRenderer/isAnimating``): call it when something the picture shows has
+    /// changed. Safe from any thread; cheap when the window is drawing anyway.
+    public func setNeedsDisplay() {
+        let wasSet = shared.withLock { state in
+            defer { state.needsDisplay = true }
+            return state.needsDisplay
+        }
+        if !wasSet { queue.wake() }
     }
 
     /// Replaces the window's surface with a new one on the same output, keeping the
@@ -270,8 +286,14 @@ public final class OutputWindow: @unchecked Sendable {
         var wasSuspended = link.timing.isSuspended
         while !stopRequested {
             // A new description of the output, or a new configure, may change the buffer.
-            let (latest, settings, recreate) = shared.withLock { ($0.output, $0.settings, $0.recreate) }
+            let (latest, settings, recreate, needsDisplay) = shared.withLock { state in
+                defer { state.needsDisplay = false }
+                return (state.output, state.settings, state.recreate, state.needsDisplay)
+            }
             if recreate { return }
+            // A still picture gets a frame of its own when the compositor moves the
+            // surface to another output or configures it anew.
+            if (needsDisplay || placementChanged) && link.timing.isIdle { link.requestRedraw() }
             if latest != surface.output { link.update(output: latest) }
             link.apply(settings)
             if surface.update(output: latest) { link.requestRedraw() }
@@ -330,7 +352,12 @@ public final class OutputWindow: @unchecked Sendable {
                                  renderStart: MonotonicInstant(nanoseconds: now),
                                  commit: MonotonicInstant(nanoseconds: commit),
                                  cpuTime: .nanoseconds(Int64(MonotonicClock.threadCPU() - cpuBefore)))
-        record(sample, link: link, feedback: feedback)
+        let resting = !renderer.isAnimating
+        if resting {
+            link.becomeIdle()
+            log.debug("output \(surface.output.name): idle after \(frame.index + 1) frames")
+        }
+        record(sample, link: link, feedback: feedback, resting: resting)
         if placementChanged {
             placementChanged = false
             let placement = surface.placement
@@ -339,10 +366,12 @@ public final class OutputWindow: @unchecked Sendable {
     }
 
     /// Counts a committed frame.
-    private func record(_ sample: FrameSample, link: DisplayLink, feedback: PresentationFeedback?) {
+    private func record(_ sample: FrameSample, link: DisplayLink, feedback: PresentationFeedback?, resting: Bool) {
         shared.withLock { state in
             state.frameLog.append(sample)
             state.statistics.frames += 1
+            state.statistics.isIdle = resting
+            if resting { state.statistics.idlePeriods += 1 }
             if state.statistics.firstCommit == nil { state.statistics.firstCommit = sample.commit }
             state.statistics.lastCommit = sample.commit
             state.statistics.cpuTime += sample.cpuTime

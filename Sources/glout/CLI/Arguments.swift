@@ -86,6 +86,9 @@ struct RunOptions: Equatable, Sendable {
     /// Span: whether the primary keeps the control view (--control), the bezels per
     /// output, the wall file, this machine's name in it and the clock of scene time.
     var showsControl = true
+    /// --no-live: the dashboard without its live rates and graphs (a control view that
+    /// can stand still).
+    var live = true
     var bezels: [String: BezelRequest] = [:]
     var wallFile: String?
     var machine: String?
@@ -349,6 +352,7 @@ enum Arguments {
                     throw reader.error("--safe-area needs [NAME=]T,R,B,L in points (0 to 10000 each), not '\(value)'")
                 }
                 options.safeAreas[name] = insets
+            case "--no-live": try reader.flag(option); options.live = false
             case "--control":
                 let value = try reader.value(for: option)
                 guard value == "primary" || value == "none" else {

@@ -133,7 +133,10 @@ enum Help {
       --primary NAME      the output that shows the control view (default: the
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)
-      --frozen T          draw every frame at scene time T seconds (still pictures)
+      --frozen T          draw every frame at scene time T seconds: a still picture,
+                          drawn once and then nothing until something changes
+      --no-live           the control view without its live rates and graphs, so
+                          that with --frozen it stands still too
       --fps [NAME=]N      draw at most about N frames per second on output NAME
                           (or every output): every Nth refresh, the interval whose
                           rate is closest to N (repeatable; coupled pacing ignores it)

@@ -19,7 +19,8 @@ final class BenchCommand {
     func run() throws {
         let jsonFile = try options.json.map { try ReportFile(path: $0, option: "--json") }
         let plotFile = try options.plot.map { try ReportFile(path: $0, option: "--plot") }
-        let stage = try Stage(options: options.run, log: log, input: false)
+        // Still pictures keep drawing: bench measures the pacing of every refresh.
+        let stage = try Stage(options: options.run, log: log, input: false, rests: false)
         try stage.checkWall()
         try stage.applyModeSwitches()
         defer { stage.restoreModes() }

@@ -121,6 +121,9 @@ final class RunCommand {
         case .input(let input):
             handle(input, stage: stage)
         }
+        // Outputs, the primary, keys and markers change what the pictures show: those
+        // that stood still draw again (and rest again when they have).
+        stage.wakeWindows()
     }
 
     /// Keys act on the whole run; the pointer and touches leave markers on their outputs.

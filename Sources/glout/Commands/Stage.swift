@@ -26,7 +26,8 @@ final class Stage {
     /// The app ID and title of glout's windows.
     static let appID = "glout"
 
-    init(options: RunOptions, log: Log, input: Bool) throws {
+    /// - Parameter rests: whether still pictures stop drawing (bench keeps drawing).
+    init(options: RunOptions, log: Log, input: Bool, rests: Bool = true) throws {
         self.options = options
         self.log = log
         // Files first: a shader folder or wall that cannot be read fails before any connection.
@@ -50,7 +51,8 @@ final class Stage {
                                  text: shaderPrograms[3].program, marker: shaderPrograms[4].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
-                            clock: options.clock ?? (wall != nil ? .realtime : .monotonic)))
+                            clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,
+                            live: options.live))
         scene.setPrimary(display.primary)
         try refreshSpan(strict: true)
         for output in display.outputs { telemetry.register(output) }
@@ -132,6 +134,12 @@ final class Stage {
             throw UsageError(message: "--mode: \(error); --allow-custom draws at it anyway", command: "run")
         }
         return output.transform.swapsAxes ? mode.size.transposed : mode.size
+    }
+
+    /// Asks every window for a frame: a picture that stood still may change now (those
+    /// drawing anyway do not notice).
+    func wakeWindows() {
+        for window in display.windows.values { window.setNeedsDisplay() }
     }
 
     /// Works out the span canvas again, as the outputs are now: every output but the one

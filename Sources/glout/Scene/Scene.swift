@@ -49,6 +49,16 @@ final class Scene: Sendable {
         var machine = ""
         var showsControl = true
         var clock = SceneClock.monotonic
+        /// Whether a picture that stands still stops drawing (run; bench keeps drawing to
+        /// measure), and whether the dashboard shows its live rates and graphs (--no-live).
+        var rests = true
+        var live = true
+
+        /// Whether a picture of `view` stands still: time is frozen, and it is not the
+        /// control view with its live dashboard.
+        func standsStill(_ view: SceneView, dashboard: Bool) -> Bool {
+            rests && frozen != nil && !(view == .control && dashboard && live)
+        }
 
         /// Scene time in seconds for a frame stamped `timestamp`.
         func time(at timestamp: MonotonicInstant) -> Double {

@@ -77,6 +77,8 @@ final class SceneRenderer: OutputRenderer {
     private var backdrop = ColourLayer()
     /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
     var outputFramebuffer: GLuint = 0
+    /// Whether the next frame would differ from the last (see ``Scene/State/standsStill``).
+    private(set) var isAnimating = true
     /// GLOUT_DUMP_FRAMES=DIR, for tests on compositors that offer no screenshots: every
     /// time the still picture is drawn again, the window's pixels (what glout commits)
     /// are written to DIR/NAME.png.
@@ -162,15 +164,17 @@ final class SceneRenderer: OutputRenderer {
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
                            primary: state.primary, layoutMode: state.layout, span: spanView)
         let drawsDashboard = view == .control && dashboard != nil
+        isAnimating = !state.standsStill(view, dashboard: drawsDashboard)
         let redrawn = key != stillKey
         if redrawn {
             drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
             stillKey = key
         }
-        if drawsDashboard { restoreLiveRegions(target: target) }
+        let drawsLive = drawsDashboard && state.live
+        if drawsLive { restoreLiveRegions(target: target) }
         shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
-        if drawsDashboard {
+        if drawsLive {
             glUseProgram(programs.text)
             dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
         }

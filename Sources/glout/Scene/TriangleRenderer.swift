@@ -10,6 +10,7 @@ final class TriangleRenderer: OutputRenderer {
     private let stallMicroseconds: UInt32
     /// The `Frame` block (triangle.vert includes frame.glsl), of which it sets the time.
     private let block = FrameBlock()
+    private(set) var isAnimating = true
 
     init(scene: Scene, program: GLuint, stallMilliseconds: Double = 0) {
         self.scene = scene
@@ -24,6 +25,7 @@ final class TriangleRenderer: OutputRenderer {
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
+        isAnimating = !state.standsStill(.content, dashboard: false)
         glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))

@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// A picture that stands still costs nothing: glout draws no frame and asks for no frame
+/// callback until something changes, and draws again at once when it does.
+final class IdleTests: IntegrationTestCase {
+    func test_aStillPictureCommitsNothingUntilAKeyChangesIt() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let keyboard = try VirtualKeyboard(socket: sway.folder + "/" + sway.environment["WAYLAND_DISPLAY"]!)
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stats = folder.appendingPathComponent("stats.json").path
+        var environment = sway.environment
+        environment["GLOUT_DEBUG"] = "1"
+        let glout = try Child(Paths.glout, ["run", "--frozen", "1", "--no-live", "--duration", "120", "--stats-json", stats],
+                              environment: environment)
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
+        try waitUntil("glout's keyboard has its keymap") { glout.stderr.contains("keyboard: keymap of") }
+        // Every frame drawn while the picture stands still ends with this line.
+        func rests(_ output: String) -> Int { glout.stderr.components(separatedBy: "output \(output): idle after").count - 1 }
+        try waitUntil("both outputs come to rest") { rests("HEADLESS-1") > 0 && rests("HEADLESS-2") > 0 }
+        let before = (rests("HEADLESS-1"), rests("HEADLESS-2"))
+        let still = try sway.screenshot("HEADLESS-2")
+        // Two seconds of looking: nothing is drawn in them.
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertEqual(rests("HEADLESS-1"), before.0, "HEADLESS-1 drew while its picture stood still")
+        XCTAssertEqual(rests("HEADLESS-2"), before.1, "HEADLESS-2 drew while its picture stood still")
+        XCTAssertTrue(try sway.screenshot("HEADLESS-2") == still)
+
+        // space gives the content a new colour: HEADLESS-2 draws it, then rests again.
+        keyboard.type(.space)
+        try waitUntil("space wakes HEADLESS-2 with its new colour") {
+            try sway.screenshot("HEADLESS-2") != still && rests("HEADLESS-2") > before.1
+        }
+        keyboard.type(.q)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        // Every frame committed is one that came to rest: none in between.
+        for (name, entry) in outputsByName(try readJSON(stats)) {
+            let frames = try XCTUnwrap(entry["frames"] as? Int)
+            let lines = finished.stderr.split(separator: "\n").filter { $0.contains("output \(name): idle after") }
+            let last = try XCTUnwrap(lines.last.flatMap { Int($0.split(separator: " ").dropLast().last ?? "") })
+            XCTAssertEqual(frames, last, "\(name): frames committed besides those that came to rest")
+            XCTAssertLessThan(frames, 20, name)
+        }
+    }
+}
