@@ -16,4 +16,5 @@ layout(std140) uniform Frame {
     vec4 u_span0;   // span: canvas pixel of the picture's top left (x, y), pixels per point (x, y)
     vec4 u_span1;   // span: canvas size in points (w, h), the bar's left edge (points), lit cell
     vec4 u_span2;   // span: the row of cells in picture pixels (x, y, w, h; empty: none)
+    vec4 u_image;   // --content image: where it goes in picture pixels (x, y, w, h)
 };

@@ -48,8 +48,6 @@ final class HotplugTests: IntegrationTestCase {
         try compositor.views().filter { $0.appID == "glout" && $0.fullscreen }.map(\.output).sorted()
     }
 
-    func isControlView(_ picture: Image) -> Bool { picture.meanBrightness < 70 }
-
     func test_unplugAndPlugKeepTheOtherOutputDrawingAndGiveTheNewOneAWindowWithinASecond() throws {
         try startNested()
         let stats = folder.appendingPathComponent("stats.json").path

@@ -106,3 +106,7 @@ struct Image: Equatable {
         return true
     }
 }
+
+/// Whether a screenshot shows glout's control view: dark, where the content view is
+/// bright.
+func isControlView(_ picture: Image) -> Bool { picture.meanBrightness < 70 }

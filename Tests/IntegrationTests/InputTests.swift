@@ -4,7 +4,6 @@ import XCTest
 /// Keys typed with wtype (wlr virtual keyboard) and a pointer driven through the wlr
 /// virtual-pointer protocol, judged from what reaches each output.
 final class InputTests: IntegrationTestCase {
-    func isControlView(_ picture: Image) -> Bool { picture.meanBrightness < 70 }
 
     /// Starts glout on `sway` with debug logging and waits until it has drawn on
     /// `outputs` and its keyboard has the keymap: from then on no key is lost. (Make the

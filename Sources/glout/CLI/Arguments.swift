@@ -89,6 +89,13 @@ struct RunOptions: Equatable, Sendable {
     /// --no-live: the dashboard without its live rates and graphs (a control view that
     /// can stand still).
     var live = true
+    /// --no-label: the content view without its identification label; --identify: every
+    /// output shows its name in large type for the first seconds.
+    var label = true
+    var identify = false
+    /// --content: a file shown instead of the content view, per output name ("" for
+    /// every output not named).
+    var contents: [String: String] = [:]
     var bezels: [String: BezelRequest] = [:]
     var wallFile: String?
     var machine: String?
@@ -353,6 +360,11 @@ enum Arguments {
                 }
                 options.safeAreas[name] = insets
             case "--no-live": try reader.flag(option); options.live = false
+            case "--no-label": try reader.flag(option); options.label = false
+            case "--content":
+                let (name, path) = try reader.content(for: option)
+                options.contents[name] = path
+            case "--identify": try reader.flag(option); options.identify = true
             case "--control":
                 let value = try reader.value(for: option)
                 guard value == "primary" || value == "none" else {
@@ -477,6 +489,18 @@ struct OptionReader {
     }
 
     /// [NAME=]VALUE: the output name ("" for every output) and the value.
+    /// [NAME=]FILE: a NAME has no "/" in it, so a path with "=" stays a path.
+    mutating func content(for option: String) throws(UsageError) -> (String, String) {
+        let value = try value(for: option)
+        if let eq = value.firstIndex(of: "="), !value[..<eq].contains("/") {
+            let name = String(value[..<eq]), path = String(value[value.index(after: eq)...])
+            guard !name.isEmpty, !path.isEmpty else { throw error("\(option) needs [NAME=]FILE, not '\(value)'") }
+            return (name, path)
+        }
+        guard !value.isEmpty else { throw error("\(option) needs [NAME=]FILE") }
+        return ("", value)
+    }
+
     mutating func perOutput(for option: String) throws(UsageError) -> (String, String) {
         let value = try value(for: option)
         guard let eq = value.firstIndex(of: "=") else { return ("", value) }

@@ -40,6 +40,11 @@ enum FileSystem {
 
     /// The whole of file `path` as UTF-8 text.
     static func readText(_ path: String, for option: String) throws -> String {
+        String(decoding: try readBytes(path, for: option, limit: textLimit), as: UTF8.self)
+    }
+
+    /// The whole of file `path`, refused when it holds more than `limit` bytes.
+    static func readBytes(_ path: String, for option: String, limit: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw GloutError("\(option) \(path): cannot read the file (\(reason()))") }
         defer { close(fd) }
@@ -53,11 +58,11 @@ enum FileSystem {
                 throw GloutError("\(option) \(path): cannot read the file (\(reason()))")
             }
             bytes += chunk[..<count]
-            if bytes.count > textLimit {
-                throw GloutError("\(option) \(path): more than \(textLimit >> 20) MiB; not a file glout reads")
+            if bytes.count > limit {
+                throw GloutError("\(option) \(path): more than \(limit >> 20) MiB; not a file glout reads")
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The text of errno.

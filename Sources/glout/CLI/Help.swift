@@ -108,8 +108,9 @@ enum Help {
                           output drawing its part, animated by the time each
                           frame is meant to reach the screen
       --control primary|none
-                          span: the primary keeps the control view (primary, the
-                          default), or every output shows its part (none)
+                          the primary keeps the control view (primary, the
+                          default), or shows what the others show (none): the
+                          content view, or in span its part of the canvas
       --bezel [NAME=]B    span: hide the canvas behind the screens' frames. B is
                           MM or T,R,B,L in millimetres (through the physical size
                           the compositor reports), or the same with a px suffix in
@@ -130,6 +131,13 @@ enum Help {
                           views (default): the control and content views.
                           triangle: one turning triangle on black on every
                           output, weston-simple-egl's workload
+      --content [NAME=]FILE
+                          show FILE instead of the content view on output NAME (or
+                          every output): a PNG, fitted as --scale-mode says and
+                          drawn once (it costs nothing while it stands), or a GLSL
+                          ES 3.00 fragment shader that may #include "frame.glsl"
+                          and "canvas.glsl" for glout's inputs (repeatable; with
+                          --control none the primary shows it too)
       --primary NAME      the output that shows the control view (default: the
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)
@@ -137,6 +145,10 @@ enum Help {
                           drawn once and then nothing until something changes
       --no-live           the control view without its live rates and graphs, so
                           that with --frozen it stands still too
+      --no-label          the content view without its corner label (the output's
+                          name, mode, scale and role, the layout, a frame counter)
+      --identify          every output shows its name in large type for the first
+                          5 seconds (the i key shows or hides them at any time)
       --fps [NAME=]N      draw at most about N frames per second on output NAME
                           (or every output): every Nth refresh, the interval whose
                           rate is closest to N (repeatable; coupled pacing ignores it)
@@ -147,9 +159,9 @@ enum Help {
                           output (wp_viewporter); a size the output does not list
                           is an error unless --allow-custom
       --scale-mode fit|fill|stretch
-                          how a --mode of another shape fits the output: fit (the
-                          default) keeps the aspect with black bars, fill crops,
-                          stretch distorts
+                          how a --mode or --content image of another shape fits
+                          the output: fit (the default) keeps the aspect with
+                          black bars, fill crops, stretch distorts
       --allow-custom      accept --mode sizes the output does not list
       --set-mode NAME=WxH[@HZ]
                           switch the output to that mode (wlr-output-management)

@@ -9,6 +9,8 @@ enum KeyAction: Sendable, Equatable, CaseIterable {
     case nextPrimary
     /// f: freeze or unfreeze scene time.
     case toggleFreeze
+    /// i: show every output's name in large type for a few seconds (again: hide them).
+    case identify
     /// q, Esc: quit, status 0.
     case quit
 
@@ -19,6 +21,7 @@ enum KeyAction: Sendable, Equatable, CaseIterable {
         case .newAccent: ("space", "new content colour")
         case .nextPrimary: ("Tab", "next primary")
         case .toggleFreeze: ("f", "freeze time")
+        case .identify: ("i", "identify outputs")
         case .quit: ("q, Esc", "quit")
         }
     }
@@ -35,6 +38,7 @@ enum KeyBindings {
         case space: .newAccent
         case tab, leftTab: .nextPrimary
         case UInt32(UInt8(ascii: "f")), UInt32(UInt8(ascii: "F")): .toggleFreeze
+        case UInt32(UInt8(ascii: "i")), UInt32(UInt8(ascii: "I")): .identify
         case UInt32(UInt8(ascii: "q")), UInt32(UInt8(ascii: "Q")), escape: .quit
         default: nil
         }

@@ -164,6 +164,8 @@ final class RunCommand {
             stage.display.setPreferredPrimary(outputs[(current + 1) % outputs.count].name)
         case .toggleFreeze:
             stage.scene.toggleFrozen(now: .now)
+        case .identify:
+            stage.scene.toggleIdentify(now: .now)
         case .quit:
             stage.display.stop()
         }

@@ -17,6 +17,9 @@ final class Stage {
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
     private let shaderPrograms: [ShaderProgram]
+    /// --content's pictures by output name ("" for the rest), and the shaders compiled for them.
+    private let contentPictures: [String: ContentRendering]
+    private var contentPrograms: [ShaderProgram] = []
     /// The span's wall (--wall), and this machine's name in it.
     let wall: Wall?
     let machine: String
@@ -31,8 +34,11 @@ final class Stage {
         self.options = options
         self.log = log
         // Files first: a shader folder or wall that cannot be read fails before any connection.
-        let library = try ShaderSource.library(directory: options.shaderDirectory)
+        var library = try ShaderSource.library(directory: options.shaderDirectory)
         wall = try options.wallFile.map(Stage.loadWall)
+        let contents = try options.contents.mapValues(ContentPicture.load)
+        // A content shader is compiled like glout's own, and its errors name its path.
+        for case .shader(let path, let source) in contents.values { library[path] = source }
         machine = options.machine ?? Stage.hostName
         display = try DisplaySession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
                                            input: input, log: log))
@@ -44,15 +50,33 @@ final class Stage {
              try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library),
              try ShaderProgram(vertex: "text.vert", fragment: "text.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "span.frag", library: library)]
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "span.frag", library: library),
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "image.frag", library: library)]
         }
+        let imageProgram = shaderPrograms[6].program
+        var compiled: [String: ShaderProgram] = [:]
+        contentPictures = try graphics.withSharedContext {
+            try contents.mapValues { picture -> ContentRendering in
+                switch picture {
+                case .image(let image):
+                    return ContentRendering(image: image, program: imageProgram, scaleMode: options.scaleMode)
+                case .shader(let path, _):
+                    if compiled[path] == nil {
+                        compiled[path] = try ShaderProgram(vertex: "fullscreen.vert", fragment: path, library: library)
+                    }
+                    return ContentRendering(image: nil, program: compiled[path]!.program, scaleMode: options.scaleMode)
+                }
+            }
+        }
+        contentPrograms = Array(compiled.values)
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
                                  span: shaderPrograms[5].program, triangle: shaderPrograms[2].program,
                                  text: shaderPrograms[3].program, marker: shaderPrograms[4].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
                             clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,
-                            live: options.live))
+                            live: options.live, label: options.label))
+        if options.identify { scene.toggleIdentify(now: .now) }
         scene.setPrimary(display.primary)
         try refreshSpan(strict: true)
         for output in display.outputs { telemetry.register(output) }
@@ -64,7 +88,7 @@ final class Stage {
         // The windows go first; the programs belong to the shared context: delete them
         // with it current.
         display.closeWindows()
-        _ = try? graphics.withSharedContext { for program in shaderPrograms { program.delete() } }
+        _ = try? graphics.withSharedContext { for program in shaderPrograms + contentPrograms { program.delete() } }
     }
 
     /// The window glout opens on `output`: its render size and scale mode, --fps, and a
@@ -220,13 +244,14 @@ final class Stage {
         let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry
         let stall = options.stalls[output.name] ?? 0
         let framing = options.framing(for: output.name)
+        let content = contentPictures[output.name] ?? contentPictures[""]
         // The description as it is when the window opens: a --set-mode switch changes it
         // after start-up, before glout listens for changes.
         telemetry.register(output)
         return { _ in
             switch kind {
-            case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, telemetry: telemetry,
-                                       stallMilliseconds: stall)
+            case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content,
+                                       telemetry: telemetry, stallMilliseconds: stall)
             case .triangle: TriangleRenderer(scene: scene, program: programs.triangle, stallMilliseconds: stall)
             }
         }
@@ -250,6 +275,7 @@ final class Stage {
             ("--fps", Array(options.framesPerSecond.keys)), ("--mode", Array(options.renderModes.keys)),
             ("--set-mode", Array(options.setModes.keys)), ("--overscan", Array(options.overscan.keys)),
             ("--safe-area", Array(options.safeAreas.keys)), ("--bezel", Array(options.bezels.keys)),
+            ("--content", Array(options.contents.keys)),
         ]
         for (option, names) in perOutput {
             for name in names.sorted() where !name.isEmpty && !available.contains(name) {

@@ -9,19 +9,15 @@ import WaylandOutputs
 /// frame allocates nothing once the atlases exist.
 final class Dashboard {
     private let telemetry: Telemetry
-    /// The atlas for the current point size: title, body and small text.
-    private var atlas: (key: Int, atlas: GlyphAtlas, texture: GLuint)?
-    private var batch = TextBatch()
-    private var vertexArray: GLuint = 0, vertexBuffer: GLuint = 0, uniformBuffer: GLuint = 0
+    private let painter: TextPainter
     private var number = NumberText()
     /// Output ids in tile order, and the frame-time scratch for the graphs.
     private var order: [UInt32] = []
     private var times = [UInt64](repeating: 0, count: Telemetry.capacity)
     /// Where each output's live parts go (framebuffer pixels): shaded again every frame.
     private(set) var liveRegions: [(output: UInt32, rect: Rect)] = []
+    /// GLOUT_DASHBOARD_RUNS: where the text runs of the first frame go, for tests.
     private var runsFile: String?
-    /// The `Text` uniform block: framebuffer and atlas sizes.
-    private var textUniforms = [Float](repeating: 0, count: 4)
 
     static let light: (Float, Float, Float, Float) = (0.93, 0.94, 0.97, 1)
     static let dim: (Float, Float, Float, Float) = (0.62, 0.67, 0.77, 1)
@@ -29,30 +25,8 @@ final class Dashboard {
 
     init(telemetry: Telemetry) {
         self.telemetry = telemetry
-        glGenVertexArrays(1, &vertexArray)
-        glGenBuffers(1, &vertexBuffer)
-        glGenBuffers(1, &uniformBuffer)
-        glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
-        glBufferData(GLenum(GL_ARRAY_BUFFER), batch.vertices.count * 4, nil, GLenum(GL_STREAM_DRAW))
-        let stride = GLsizei(TextBatch.stride * 4)
-        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
-        glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 8))
-        glVertexAttribPointer(2, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 16))
-        for attribute: GLuint in 0...2 { glEnableVertexAttribArray(attribute) }
-        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
-        glBufferData(GLenum(GL_UNIFORM_BUFFER), 16, nil, GLenum(GL_DYNAMIC_DRAW))
-        if let path = ProcessInfo.processInfo.environment["GLOUT_DASHBOARD_RUNS"] {
-            runsFile = path
-            batch.runs = []
-        }
-    }
-
-    deinit {
-        if var texture = atlas?.texture { glDeleteTextures(1, &texture) }
-        glDeleteBuffers(1, &uniformBuffer)
-        glDeleteBuffers(1, &vertexBuffer)
-        glDeleteVertexArrays(1, &vertexArray)
+        runsFile = ProcessInfo.processInfo.environment["GLOUT_DASHBOARD_RUNS"]
+        painter = TextPainter(records: runsFile != nil)
     }
 
     /// Changes whenever the still part of the dashboard must be drawn again.
@@ -66,25 +40,19 @@ final class Dashboard {
         return (outputs.count, outputs.firstIndex { $0.name == primary } ?? -1)
     }
 
-    /// The atlas for text at `scale` pixels per point (made when the scale changes).
-    private func fonts(scale: Double) -> (atlas: GlyphAtlas, texture: GLuint, title: GlyphAtlas.Font,
-                                          body: GlyphAtlas.Font, small: GlyphAtlas.Font)? {
-        let key = Int((scale * 100).rounded())
-        if atlas?.key != key {
-            if var texture = atlas?.texture { glDeleteTextures(1, &texture) }
-            atlas = nil
-            let sizes = [20.0, 13, 11].map { max(6, Int(($0 * scale).rounded())) }
-            guard let made = try? GlyphAtlas(pixelSizes: sizes) else { return nil }
-            atlas = (key, made, made.makeTexture())
+    /// The atlas for text at `scale` pixels per point: title, body and small text.
+    private func fonts(scale: Double) -> (atlas: GlyphAtlas, title: GlyphAtlas.Font, body: GlyphAtlas.Font,
+                                          small: GlyphAtlas.Font)? {
+        guard let atlas = painter.atlas(sizes: [20.0, 13, 11].map { max(6, Int(($0 * scale).rounded())) }) else {
+            return nil
         }
-        guard let atlas else { return nil }
-        return (atlas.atlas, atlas.texture, atlas.atlas.fonts[0], atlas.atlas.fonts[1], atlas.atlas.fonts[2])
+        return (atlas, atlas.fonts[0], atlas.fonts[1], atlas.fonts[2])
     }
 
     /// Draws the parts that change only with the outputs: title, keys, names, modes,
     /// roles. Also works out the live regions.
     func drawStill(layout: SceneLayout, state: Scene.State, target: RenderTarget) {
-        batch.reset()
+        painter.batch.clearQuads()
         liveRegions.removeAll(keepingCapacity: true)
         guard let fonts = fonts(scale: layout.pointSize) else { return }
         let (atlas, title, body, small) = (fonts.atlas, fonts.title, fonts.body, fonts.small)
@@ -93,21 +61,21 @@ final class Dashboard {
         let left = Int(safe.x) + Int(12 * layout.pointSize)
         // Title band: "glout", then the layout and the number of outputs.
         let bandBaseline = oy + Int(layout.bandHeight * 0.5) + title.ascender / 2 - 2
-        var pen = batch.text("glout".utf8, x: left, baseline: bandBaseline, font: title, atlas: atlas, Dashboard.light, record: "glout")
+        var pen = painter.batch.text("glout".utf8, x: left, baseline: bandBaseline, font: title, atlas: atlas, Dashboard.light, record: "glout")
         pen += Int(16 * layout.pointSize)
-        pen = batch.text(state.layout.rawValue.utf8, x: pen, baseline: bandBaseline,
+        pen = painter.batch.text(state.layout.rawValue.utf8, x: pen, baseline: bandBaseline,
                          font: body, atlas: atlas, Dashboard.light, record: state.layout.rawValue)
         number.set(Double(order.count), decimals: 0, suffix: order.count == 1 ? " output" : " outputs")
-        pen = batch.text("  ·  ".utf8, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.dim)
-        batch.text(number.text, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.light)
+        pen = painter.batch.text("  ·  ".utf8, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.dim)
+        painter.batch.text(number.text, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.light)
         // The key bindings along the bottom of the safe area.
         let keysBaseline = Int(safe.y + safe.height) - Int(8 * layout.pointSize)
         pen = left
         for action in KeyAction.allCases {
             let (key, what) = action.help
-            pen = batch.text(key.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.light)
-            pen = batch.text(" ".utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
-            pen = batch.text(what.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
+            pen = painter.batch.text(key.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.light)
+            pen = painter.batch.text(" ".utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
+            pen = painter.batch.text(what.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
             pen += Int(14 * layout.pointSize)
         }
         // Each output's tile: name, mode and scale, role.
@@ -117,31 +85,31 @@ final class Dashboard {
                 let tile = layout.tile(index)
                 let tx = ox + Int(tile.x) + Int(8 * layout.pointSize)
                 var baseline = oy + Int(tile.y) + Int(8 * layout.pointSize) + body.ascender
-                batch.text(output.name.utf8, x: tx, baseline: baseline, font: body, atlas: atlas, Dashboard.light,
+                painter.batch.text(output.name.utf8, x: tx, baseline: baseline, font: body, atlas: atlas, Dashboard.light,
                            record: output.name)
                 baseline += small.lineHeight + Int(2 * layout.pointSize)
                 var x = tx
                 if let mode = output.currentMode {
                     number.set(Double(mode.size.width), decimals: 0, suffix: "x")
-                    x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                    x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
                     number.set(Double(mode.size.height), decimals: 0, suffix: "")
-                    x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                    x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
                     if mode.refreshMilliHertz > 0 {
                         number.set(Double(mode.refreshMilliHertz) / 1000, decimals: mode.refreshMilliHertz % 1000 == 0 ? 0 : 2,
                                    suffix: " Hz")
-                        x = batch.text(" @ ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                        x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                        x = painter.batch.text(" @ ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                        x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
                     }
                 }
                 number.set(Double(output.scale), decimals: 0, suffix: "")
-                x = batch.text("  ×".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                x = batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                x = batch.text("  ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                batch.text(output.transform.description.utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                x = painter.batch.text("  ×".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                x = painter.batch.text("  ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
+                painter.batch.text(output.transform.description.utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
                 baseline += small.lineHeight + Int(2 * layout.pointSize)
                 let primary = output.name == state.primary
                 let inSpan = state.layout == .span && state.span.part(machine: state.machine, name: output.name) != nil
-                batch.text(inSpan ? "span part".utf8 : primary ? "primary".utf8 : "secondary".utf8, x: tx, baseline: baseline,
+                painter.batch.text(inSpan ? "span part".utf8 : primary ? "primary".utf8 : "secondary".utf8, x: tx, baseline: baseline,
                            font: small, atlas: atlas, primary ? Dashboard.light : Dashboard.dim)
                 // The live part: the rate and a graph about 60 points high (or what the tile has).
                 let liveTop = baseline + Int(4 * layout.pointSize)
@@ -154,20 +122,20 @@ final class Dashboard {
                 }
             }
         }
-        flush(target: target, atlas: atlas, texture: fonts.texture)
+        flush(target: target)
     }
 
     /// Draws the live parts: each output's rate and its interval graph.
     func drawLive(layout: SceneLayout, state: Scene.State, target: RenderTarget, now: UInt64) {
         guard let fonts = fonts(scale: layout.pointSize) else { return }
         let (atlas, body) = (fonts.atlas, fonts.body)
-        batch.reset()
+        painter.batch.clearQuads()
         for (id, region) in liveRegions {
             guard let (n, period) = recentFrames(of: id, now: now) else { continue }
             let baseline = Int(region.y) + body.ascender
             let x = Int(region.x) + 2
             if state.frozen != nil {
-                batch.text("frozen".utf8, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+                painter.batch.text("frozen".utf8, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
                 continue
             }
             // Frames in the last second, and the intervals of the last two.
@@ -175,12 +143,12 @@ final class Dashboard {
             while recent < n && times[recent] + 1_000_000_000 >= now { recent += 1 }
             let rate = recent > 1 ? Double(recent - 1) * 1e9 / Double(times[0] - times[recent - 1]) : 0
             number.set(rate, decimals: 1, suffix: " fps")
-            let pen = batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+            let pen = painter.batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
             if state.layout == .span, let worst = worstLanding(of: id) {
                 // How far from its target the worst frame of the last second landed.
                 number.set(Double(worst) / 1e6, decimals: 1, suffix: " ms")
-                let after = batch.text("  sync ±".utf8, x: pen, baseline: baseline, font: body, atlas: atlas, Dashboard.dim)
-                batch.text(number.text, x: after, baseline: baseline, font: body, atlas: atlas,
+                let after = painter.batch.text("  sync ±".utf8, x: pen, baseline: baseline, font: body, atlas: atlas, Dashboard.dim)
+                painter.batch.text(number.text, x: after, baseline: baseline, font: body, atlas: atlas,
                            Double(worst) > 0.5 * period ? Dashboard.warning : Dashboard.light)
             }
             // The graph: a bar per interval at the time it ended, 0 to 2.5 periods high.
@@ -190,7 +158,7 @@ final class Dashboard {
             let graphWidth = Double(region.width) - 4
             let gx = Double(region.x) + 2
             let oneRefresh = graphTop + graphHeight * (1 - 1 / 2.5)
-            batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), Float(max(1, layout.pointSize * 0.5)),
+            painter.batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), Float(max(1, layout.pointSize * 0.5)),
                             atlas: atlas, (0.45, 0.50, 0.60, 1))
             // One bar per pixel column at most (the longest interval in it): at 166 Hz two
             // seconds are 330 intervals, more than the graph is wide.
@@ -199,7 +167,7 @@ final class Dashboard {
             func drawBar() {
                 guard column >= 0 else { return }
                 let height = min(1, longest / period / 2.5) * graphHeight
-                batch.rectangle(Float(gx + Double(column) * bar), Float(graphTop + graphHeight - height),
+                painter.batch.rectangle(Float(gx + Double(column) * bar), Float(graphTop + graphHeight - height),
                                 Float(bar), Float(height), atlas: atlas,
                                 longest > 1.5 * period ? Dashboard.warning : (0.35, 0.75, 1.0, 1))
             }
@@ -216,17 +184,14 @@ final class Dashboard {
             }
             drawBar()
         }
-        flush(target: target, atlas: atlas, texture: fonts.texture)
-        if let runsFile, batch.runs != nil {
-            // Tests read the runs the layout made for the first frame (flush kept them).
+        flush(target: target)
+        if let runsFile {
+            // Tests read the runs the layout made for the first frame, still and live.
             self.runsFile = nil
-            if let data = try? JSONEncoder().encode(savedRuns) { try? data.write(to: URL(fileURLWithPath: runsFile)) }
-            batch.runs = nil
-            savedRuns = []
+            if let data = try? JSONEncoder().encode(painter.batch.runs ?? []) { try? data.write(to: URL(fileURLWithPath: runsFile)) }
+            painter.batch.runs = nil
         }
     }
-
-    private var savedRuns: [TextBatch.Run] = []
 
     /// Copies the times of `id`'s frames of the last two seconds, newest first, into
     /// `times`, and returns how many there are and the output's refresh period (ns). The
@@ -263,24 +228,5 @@ final class Dashboard {
         }
     }
 
-    /// Uploads the batch and draws it with `atlas` bound, blended over the layer.
-    private func flush(target: RenderTarget, atlas: GlyphAtlas, texture: GLuint) {
-        if batch.runs != nil { savedRuns += batch.runs! }
-        guard batch.quads > 0 else { return }
-        textUniforms[0] = Float(target.pixelSize.width); textUniforms[1] = Float(target.pixelSize.height)
-        textUniforms[2] = Float(atlas.width); textUniforms[3] = Float(atlas.height)
-        glBindBuffer(GLenum(GL_UNIFORM_BUFFER), uniformBuffer)
-        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, 16, textUniforms)
-        glBindBufferBase(GLenum(GL_UNIFORM_BUFFER), 1, uniformBuffer)
-        glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
-        glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, batch.quads * 6 * TextBatch.stride * 4, batch.vertices)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
-        glEnable(GLenum(GL_BLEND))
-        glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(batch.quads * 6))
-        glDisable(GLenum(GL_BLEND))
-    }
+    private func flush(target: RenderTarget) { painter.flush(target: target) }
 }

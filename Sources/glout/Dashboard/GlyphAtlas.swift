@@ -29,7 +29,7 @@ final class GlyphAtlas {
         func glyph(_ scalar: UInt32) -> Glyph { glyphs[scalar] ?? glyphs[63]! }
     }
 
-    static let characters: [Unicode.Scalar] = (32...126).compactMap(Unicode.Scalar.init) + ["·", "—", "×", "μ", "±"]
+    static let characters: [Unicode.Scalar] = (32...126).compactMap(Unicode.Scalar.init) + ["·", "—", "×", "μ", "±", "…"]
 
     let fonts: [Font]
     let width = 1024
@@ -39,16 +39,23 @@ final class GlyphAtlas {
     let solid = (x: 1, y: 1)
 
     /// Renders DejaVu Sans at each of `pixelSizes` (fonts-dejavu-core) into one atlas.
-    init(pixelSizes: [Int]) throws {
+    convenience init(pixelSizes: [Int]) throws {
+        try self.init(fonts: pixelSizes.map { ($0, GlyphAtlas.characters) })
+    }
+
+    /// Renders DejaVu Sans at each size with its own characters ('?' always included):
+    /// large type needs only the characters it shows.
+    init(fonts sizes: [(pixelSize: Int, characters: [Unicode.Scalar])]) throws {
         var fonts: [Font] = []
         var placements: [(Font, UInt32, FontFace.Glyph, Int, Int)] = []
         // Shelf packing: glyphs left to right in rows as tall as the tallest glyph.
         var x = 4, y = 0, rowHeight = 3
-        for size in pixelSizes {
+        for (size, characters) in sizes {
             let face = try FontFace(pixelSize: size)
             let font = Font(pixelSize: size, ascender: face.ascender, lineHeight: face.lineHeight)
             fonts.append(font)
-            for scalar in GlyphAtlas.characters {
+            var set = Set<UInt32>()
+            for scalar in characters + ["?"] where set.insert(scalar.value).inserted {
                 let glyph = face.glyph(scalar)
                 if x + glyph.width + 1 > width {
                     x = 0

@@ -7,6 +7,7 @@ struct TextBatch {
 
     private(set) var vertices: [Float]
     private(set) var quads = 0
+    private let capacity: Int
 
     /// A run of text as laid out, for tests that check it against the pixels.
     struct Run: Equatable, Codable {
@@ -15,22 +16,21 @@ struct TextBatch {
         /// Atlas texels of the run's glyphs with coverage of at least half.
         var ink: Int
     }
-    /// When set, every text run is recorded here (GLOUT_DASHBOARD_RUNS).
+    /// When set, every text run is recorded here (GLOUT_DASHBOARD_RUNS, GLOUT_LABEL_RUNS).
     var runs: [Run]?
 
-    init() {
-        vertices = [Float](repeating: 0, count: TextBatch.capacity * 6 * TextBatch.stride)
+    init(capacity: Int = TextBatch.capacity) {
+        self.capacity = capacity
+        vertices = [Float](repeating: 0, count: capacity * 6 * TextBatch.stride)
     }
 
-    mutating func reset() {
-        quads = 0
-        if runs != nil { runs!.removeAll(keepingCapacity: true) }
-    }
+    /// Empties the batch, keeping the recorded runs.
+    mutating func clearQuads() { quads = 0 }
 
     /// A quad from (x0, y0) to (x1, y1) showing atlas texels (u0, v0) to (u1, v1).
     mutating func quad(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float,
                        _ u0: Float, _ v0: Float, _ u1: Float, _ v1: Float, _ color: (Float, Float, Float, Float)) {
-        guard quads < TextBatch.capacity else { return }
+        guard quads < capacity else { return }
         let base = quads * 6
         // Two triangles; no array of corners, so no allocation.
         put(base, x0, y0, u0, v0, color)
@@ -99,6 +99,37 @@ struct TextBatch {
             runs!.append(Run(text: record, x: x, y: top, width: pen - x, height: bottom - top, ink: ink))
         }
         return pen
+    }
+}
+
+extension TextBatch {
+    /// How far `text` moves the pen in `font`, in pixels.
+    static func width(of text: some Collection<UInt8>, font: GlyphAtlas.Font) -> Int {
+        var width = 0
+        var iterator = text.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let value): width += font.glyph(value.value).advance
+            case .emptyInput: return width
+            case .error: width += font.glyph(0xFFFD).advance
+            }
+        }
+    }
+
+    /// `text` as it fits in `width` pixels of `font`: whole, or cut at a character and
+    /// ended with "…".
+    static func fitting(_ text: String, width: Int, font: GlyphAtlas.Font) -> String {
+        guard TextBatch.width(of: text.utf8, font: font) > width else { return text }
+        let ellipsis = font.glyph(0x2026).advance
+        var kept = 0, end = text.startIndex
+        for index in text.unicodeScalars.indices {
+            let advance = font.glyph(text.unicodeScalars[index].value).advance
+            if kept + advance + ellipsis > width { break }
+            kept += advance
+            end = text.unicodeScalars.index(after: index)
+        }
+        return String(text.unicodeScalars[..<end]) + "…"
     }
 }
 

@@ -53,11 +53,20 @@ final class Scene: Sendable {
         /// measure), and whether the dashboard shows its live rates and graphs (--no-live).
         var rests = true
         var live = true
+        /// Whether the content view carries its identification label (--no-label), and
+        /// until when (CLOCK_MONOTONIC ns) every output shows its name in large type.
+        var label = true
+        var identifyUntil: UInt64?
 
-        /// Whether a picture of `view` stands still: time is frozen, and it is not the
-        /// control view with its live dashboard.
-        func standsStill(_ view: SceneView, dashboard: Bool) -> Bool {
-            rests && frozen != nil && !(view == .control && dashboard && live)
+        /// Whether the outputs show their names in large type at `timestamp`.
+        func identifies(at timestamp: MonotonicInstant) -> Bool {
+            identifyUntil.map { timestamp.nanoseconds < $0 } ?? false
+        }
+
+        /// Whether a picture of `view` stands still: an image (--content), or time is
+        /// frozen and it is not the control view with its live dashboard.
+        func standsStill(_ view: SceneView, dashboard: Bool, image: Bool = false) -> Bool {
+            rests && (image || frozen != nil && !(view == .control && dashboard && live))
         }
 
         /// Scene time in seconds for a frame stamped `timestamp`.
@@ -94,6 +103,17 @@ final class Scene: Sendable {
                 state.primaryPixelSize = output.pixelSize
                 state.primaryPixelsPerPoint = Double(max(1, output.scale))
             }
+        }
+    }
+
+    /// How long --identify and the i key show the outputs' names.
+    static let identifySeconds = 5.0
+
+    /// Shows every output's name in large type for ``identifySeconds``, or hides them
+    /// when they show.
+    func toggleIdentify(now: MonotonicInstant) {
+        update { state in
+            state.identifyUntil = state.identifies(at: now) ? nil : now.nanoseconds + UInt64(Scene.identifySeconds * 1e9)
         }
     }
 

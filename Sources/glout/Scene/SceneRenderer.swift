@@ -47,6 +47,9 @@ final class SceneRenderer: OutputRenderer {
     private let scene: Scene
     private let programs: ScenePrograms
     private let framing: OutputFraming
+    /// --content: what replaces the content view here, and the image's texture.
+    private let content: ContentRendering?
+    private var imageTexture: GLuint = 0
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stallMicroseconds: UInt32
@@ -75,6 +78,9 @@ final class SceneRenderer: OutputRenderer {
     /// The control view's layer as it was before any live dashboard part was drawn on it:
     /// each frame the live parts are copied back from here rather than shaded again.
     private var backdrop = ColourLayer()
+    /// The content view's label and the large names of --identify (made at the first
+    /// frame, in the window's context).
+    private lazy var identification = Identification()
     /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
     var outputFramebuffer: GLuint = 0
     /// Whether the next frame would differ from the last (see ``Scene/State/standsStill``).
@@ -96,11 +102,14 @@ final class SceneRenderer: OutputRenderer {
         var primary: String?
         var layoutMode: LayoutMode
         var span: SpanView?
+        var mode: OutputMode?
+        var pixelsPerPoint: Double
     }
 
-    init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), telemetry: Telemetry? = nil,
-         stallMilliseconds: Double = 0) {
+    init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), content: ContentRendering? = nil,
+         telemetry: Telemetry? = nil, stallMilliseconds: Double = 0) {
         self.scene = scene
+        self.content = content
         self.telemetry = telemetry
         self.programs = programs
         self.framing = framing
@@ -108,6 +117,7 @@ final class SceneRenderer: OutputRenderer {
     }
 
     deinit {
+        if imageTexture != 0 { glDeleteTextures(1, &imageTexture) }
         backdrop.delete()
         still.delete()
     }
@@ -119,7 +129,7 @@ final class SceneRenderer: OutputRenderer {
                                    overscan: framing.overscan, safeArea: framing.safeArea)
         switch state.layout {
         case .independent:
-            return (output.name == state.primary ? .control : .content, own)
+            return (output.name == state.primary && state.showsControl ? .control : .content, own)
         case .span:
             // A part of the wall is exact: no overscan or safe area moves it.
             if state.span.part(machine: state.machine, name: output.name) != nil {
@@ -152,9 +162,10 @@ final class SceneRenderer: OutputRenderer {
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
+        let custom = view == .content ? content : nil
         let program = switch view {
         case .control: programs.control
-        case .content: programs.content
+        case .content: custom?.program ?? programs.content
         case .span: programs.span
         }
         let accent = view == .control ? state.accent : state.contentAccent
@@ -162,9 +173,12 @@ final class SceneRenderer: OutputRenderer {
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
-                           primary: state.primary, layoutMode: state.layout, span: spanView)
+                           primary: state.primary, layoutMode: state.layout, span: spanView,
+                           mode: target.output.currentMode, pixelsPerPoint: target.pixelsPerPoint)
         let drawsDashboard = view == .control && dashboard != nil
-        isAnimating = !state.standsStill(view, dashboard: drawsDashboard)
+        let identifies = state.identifies(at: frame.timestamp)
+        // The frame after the names went away draws without them, then may rest.
+        isAnimating = !state.standsStill(view, dashboard: drawsDashboard, image: custom?.standsStill ?? false) || identifies
         let redrawn = key != stillKey
         if redrawn {
             drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
@@ -178,9 +192,36 @@ final class SceneRenderer: OutputRenderer {
             glUseProgram(programs.text)
             dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
         }
+        if identification.labelBox != nil {
+            glUseProgram(programs.text)
+            identification.drawLabel(frame: UInt64(SceneRenderer.frameNumber(frame, state: state)), layout: layout, target: target)
+        }
         present(target: target)
         if markerCount > 0 { drawMarkers(layout: layout, target: target) }
+        if identifies {
+            glUseProgram(programs.text)
+            identification.drawOverlay(target: target, state: state)
+        }
         if redrawn, let folder = SceneRenderer.dumpFolder { dump(target: target, into: folder) }
+    }
+
+    /// Makes the --content image's texture (once) and binds it to unit 0 for image.frag.
+    private func bindImage(_ image: ContentImage) {
+        if imageTexture == 0 {
+            glGenTextures(1, &imageTexture)
+            glBindTexture(GLenum(GL_TEXTURE_2D), imageTexture)
+            for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_LINEAR)
+            }
+            for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
+            }
+            glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(image.width), GLsizei(image.height), 0, GLenum(GL_RGBA),
+                         GLenum(GL_UNSIGNED_BYTE), image.pixels)
+        }
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), imageTexture)
     }
 
     /// Writes what the output's framebuffer holds now to `folder`/NAME.png.
@@ -221,12 +262,22 @@ final class SceneRenderer: OutputRenderer {
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glUseProgram(program)
+        // After the layer's allocation, which binds its own texture.
+        if view == .content, let image = content?.image { bindImage(image) }
         setViewport(layout.canvas, target: target)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-        regions = (spanView.map { [$0.cells.offset(by: layout.canvas.origin)] } ?? layout.dynamicRegions(of: view))
-            .filter { $0.width > 0 && $0.height > 0 }
+        if view == .content, let content {
+            // An image never moves; a shader may change every pixel every frame.
+            regions = content.standsStill ? [] : [layout.canvas]
+        } else {
+            regions = (spanView.map { [$0.cells.offset(by: layout.canvas.origin)] } ?? layout.dynamicRegions(of: view))
+                .filter { $0.width > 0 && $0.height > 0 }
+        }
         handInLayer = nil
         barInLayer = nil
+        let label = view == .content && state.label && content == nil
+            ? identification.arrangeLabel(for: target, layout: layout, state: state) : identification.forgetLabel()
+        if let label { regions.append(label) }
         if drawsDashboard {
             glUseProgram(programs.text)
             dashboard!.drawStill(layout: layout, state: state, target: target)
@@ -305,6 +356,12 @@ final class SceneRenderer: OutputRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
+    /// The frame number the pacing bar and the label show: the frame's index, or where
+    /// frame T x 60 would be when time is frozen at T, so a still picture is exact.
+    static func frameNumber(_ frame: DisplayLinkFrame, state: Scene.State) -> Double {
+        state.frozen.map { max(0, ($0 * 60).rounded(.down)) } ?? Double(frame.index)
+    }
+
     /// The dial's hand turns once every 4 s; y grows downwards in picture pixels.
     static func handDirection(time: Double) -> (x: Double, y: Double) {
         let angle = time.truncatingRemainder(dividingBy: 4) / 4 * 2 * Double.pi
@@ -337,7 +394,7 @@ final class SceneRenderer: OutputRenderer {
         let time = spanView == nil ? state.time(at: frame.timestamp) : state.spanTime(at: frame.targetTimestamp)
         // A frozen picture is fully deterministic: the pacing bar stands where frame
         // T x 60 would put it.
-        let frameIndex = state.frozen.map { ($0 * 60).rounded(.down) } ?? Double(frame.index)
+        let frameIndex = SceneRenderer.frameNumber(frame, state: state)
         let hand = SceneRenderer.handDirection(time: time)
         let safe = layout.safe
         block.set(0, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
@@ -369,6 +426,11 @@ final class SceneRenderer: OutputRenderer {
         block.set(76, Double(layout.gridColumns), Double(layout.gridRows), Double(max(1, arrangement.count)),
                   Double(arrangement.primaryIndex))
         spanView?.write(to: block, time: time)
+        if let image = content?.image {
+            let place = ContentImage.placement(width: image.width, height: image.height, in: layout.canvas.size,
+                                               mode: content!.scaleMode)
+            block.set(92, place.x, place.y, place.width, place.height)
+        }
         block.upload()
     }
 }
