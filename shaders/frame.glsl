@@ -17,4 +17,7 @@ layout(std140) uniform Frame {
     vec4 u_span1;   // span: canvas size in points (w, h), the bar's left edge (points), lit cell
     vec4 u_span2;   // span: the row of cells in picture pixels (x, y, w, h; empty: none)
     vec4 u_image;   // --content image: where it goes in picture pixels (x, y, w, h)
+    vec4 u_pacing0; // --scene pacing: lit cell, cell count, flash (1: this frame), band height
+    vec4 u_pacing1; // --scene pacing: the frame-skip strip (x, y, w, h)
+    vec4 u_pacing2; // --scene pacing: first object row's top, object size, unused, unused
 };

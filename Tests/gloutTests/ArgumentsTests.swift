@@ -119,7 +119,7 @@ final class ArgumentsTests: XCTestCase {
             ("run --fps 0", "--fps needs [NAME=]FPS"),
             ("run --fps =30", "--fps needs [NAME=]FPS"),
             ("run --fps A=fast", "not 'A=fast'"),
-            ("run --scene cube", "--scene must be views or triangle, not 'cube'"),
+            ("run --scene cube", "--scene must be views, triangle or pacing, not 'cube'"),
             ("bench --json", "--json needs a value"),
         ]
         for mistake in mistakes { assertUsageError(mistake.line, mentions: mistake.says) }

@@ -42,6 +42,8 @@ enum SceneKind: String, Sendable, CaseIterable {
     case views
     /// One turning triangle on black, weston-simple-egl's workload (CPU comparisons).
     case triangle
+    /// A test pattern for people and cameras (PacingRenderer).
+    case pacing
 }
 
 /// How bench paces the outputs.
@@ -96,6 +98,8 @@ struct RunOptions: Equatable, Sendable {
     /// --content: a file shown instead of the content view, per output name ("" for
     /// every output not named).
     var contents: [String: String] = [:]
+    /// --scene pacing: a white flash every this many refreshes (0: none).
+    var flashEvery = 60
     var bezels: [String: BezelRequest] = [:]
     var wallFile: String?
     var machine: String?
@@ -316,7 +320,7 @@ enum Arguments {
             case "--scene":
                 let value = try reader.value(for: option)
                 guard let scene = SceneKind(rawValue: value) else {
-                    throw reader.error("--scene must be views or triangle, not '\(value)'")
+                    throw reader.error("--scene must be views, triangle or pacing, not '\(value)'")
                 }
                 options.scene = scene
             case "--primary": options.primary = try reader.name(for: option)
@@ -361,6 +365,12 @@ enum Arguments {
                 options.safeAreas[name] = insets
             case "--no-live": try reader.flag(option); options.live = false
             case "--no-label": try reader.flag(option); options.label = false
+            case "--flash-every":
+                let value = try reader.value(for: option)
+                guard let count = Int(value), (0...100_000).contains(count) else {
+                    throw reader.error("--flash-every needs a number of refreshes from 0 (no flash) to 100000, not '\(value)'")
+                }
+                options.flashEvery = count
             case "--content":
                 let (name, path) = try reader.content(for: option)
                 options.contents[name] = path

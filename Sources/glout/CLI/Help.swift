@@ -127,10 +127,15 @@ enum Help {
                           a wall), which a time service such as chrony or linuxptp
                           keeps in step across machines; glout itself sends
                           nothing over the network
-      --scene views|triangle
+      --scene views|triangle|pacing
                           views (default): the control and content views.
                           triangle: one turning triangle on black on every
-                          output, weston-simple-egl's workload
+                          output, weston-simple-egl's workload. pacing: a test
+                          pattern for people and cameras on every output (a
+                          frame-skip strip, squares at known speeds, a flash, the
+                          pacing bar; see README)
+      --flash-every N     pacing: a white flash over the whole output every N
+                          refreshes (default 60; 0: none)
       --content [NAME=]FILE
                           show FILE instead of the content view on output NAME (or
                           every output): a PNG, fitted as --scale-mode says and

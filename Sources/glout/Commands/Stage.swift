@@ -51,7 +51,8 @@ final class Stage {
              try ShaderProgram(vertex: "text.vert", fragment: "text.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library),
              try ShaderProgram(vertex: "fullscreen.vert", fragment: "span.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "image.frag", library: library)]
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "image.frag", library: library),
+             try ShaderProgram(vertex: "fullscreen.vert", fragment: "pacing.frag", library: library)]
         }
         let imageProgram = shaderPrograms[6].program
         var compiled: [String: ShaderProgram] = [:]
@@ -71,7 +72,8 @@ final class Stage {
         contentPrograms = Array(compiled.values)
         programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
                                  span: shaderPrograms[5].program, triangle: shaderPrograms[2].program,
-                                 text: shaderPrograms[3].program, marker: shaderPrograms[4].program)
+                                 text: shaderPrograms[3].program, marker: shaderPrograms[4].program,
+                                 pacing: shaderPrograms[7].program)
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
                             clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,
@@ -241,7 +243,7 @@ final class Stage {
 
     /// A renderer for `output`, with its framing and --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
-        let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry
+        let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry, flashEvery = options.flashEvery
         let stall = options.stalls[output.name] ?? 0
         let framing = options.framing(for: output.name)
         let content = contentPictures[output.name] ?? contentPictures[""]
@@ -253,6 +255,8 @@ final class Stage {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content,
                                        telemetry: telemetry, stallMilliseconds: stall)
             case .triangle: TriangleRenderer(scene: scene, program: programs.triangle, stallMilliseconds: stall)
+            case .pacing: PacingRenderer(scene: scene, program: programs.pacing, textProgram: programs.text,
+                                         flashEvery: flashEvery, stallMilliseconds: stall)
             }
         }
     }

@@ -1,11 +1,11 @@
 import CGLES
 
-/// The `Frame` uniform block that every view's shaders read (std140, 24 vec4s; see
+/// The `Frame` uniform block that every view's shaders read (std140, 27 vec4s; see
 /// shaders/frame.glsl), with the empty vertex array their passes draw with: GL objects
 /// of one output's context, and the values, written in place so a frame allocates
 /// nothing.
 final class FrameBlock {
-    static let floats = 96
+    static let floats = 108
     private(set) var values = [Float](repeating: 0, count: FrameBlock.floats)
     private var buffer: GLuint = 0
     private var vertexArray: GLuint = 0

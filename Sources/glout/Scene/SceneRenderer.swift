@@ -16,6 +16,8 @@ struct ScenePrograms: Sendable {
     /// The dashboard's text and graphs, and the pointer and touch markers.
     var text: GLuint
     var marker: GLuint
+    /// --scene pacing.
+    var pacing: GLuint
 }
 
 /// Which picture an output shows.
