@@ -61,3 +61,21 @@ final class ContentPictureTests: XCTestCase {
         XCTAssertEqual(Identification.describe(scale: 1.25), "×1.25")
     }
 }
+
+/// Text cut to fit: what keeps the dashboard's and the label's lines inside their boxes.
+final class TextFittingTests: XCTestCase {
+    func test_textThatFitsIsKeptAndLongerTextIsCutWithAnEllipsisWithinTheWidth() throws {
+        let font = try GlyphAtlas(pixelSizes: [13]).fonts[0]
+        let text = "1920x1080 @ 60 Hz  ×2  normal"
+        let whole = TextBatch.width(of: text.utf8, font: font)
+        XCTAssertGreaterThan(whole, 100)
+        XCTAssertEqual(TextBatch.fitting(text, width: whole, font: font), text)
+        for width in [whole - 1, whole / 2, 20] {
+            let cut = TextBatch.fitting(text, width: width, font: font)
+            XCTAssertTrue(cut.hasSuffix("…"), cut)
+            XCTAssertTrue(text.hasPrefix(String(cut.dropLast())), cut)
+            XCTAssertLessThanOrEqual(TextBatch.width(of: cut.utf8, font: font), width, cut)
+        }
+        XCTAssertEqual(TextBatch.fitting(text, width: 1, font: font), "…")
+    }
+}

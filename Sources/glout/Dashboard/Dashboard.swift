@@ -22,6 +22,11 @@ final class Dashboard {
     static let light: (Float, Float, Float, Float) = (0.93, 0.94, 0.97, 1)
     static let dim: (Float, Float, Float, Float) = (0.62, 0.67, 0.77, 1)
     static let warning: (Float, Float, Float, Float) = (0.95, 0.35, 0.30, 1)
+    /// The graphs' bars, and the line that marks one refresh period.
+    static let bar: (Float, Float, Float, Float) = (0.35, 0.75, 1.0, 1)
+    static let mark: (Float, Float, Float, Float) = (0.45, 0.50, 0.60, 1)
+    /// The histogram's counts, reused every frame.
+    private var bins = [Int](repeating: 0, count: 10)
 
     init(telemetry: Telemetry) {
         self.telemetry = telemetry
@@ -68,57 +73,56 @@ final class Dashboard {
         number.set(Double(order.count), decimals: 0, suffix: order.count == 1 ? " output" : " outputs")
         pen = painter.batch.text("  ·  ".utf8, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.dim)
         painter.batch.text(number.text, x: pen, baseline: bandBaseline, font: body, atlas: atlas, Dashboard.light)
-        // The key bindings along the bottom of the safe area.
+        // The key bindings along the bottom of the safe area, as many as fit.
         let keysBaseline = Int(safe.y + safe.height) - Int(8 * layout.pointSize)
+        let keysEnd = Int(safe.x + safe.width) - Int(12 * layout.pointSize)
         pen = left
         for action in KeyAction.allCases {
             let (key, what) = action.help
-            pen = painter.batch.text(key.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.light)
-            pen = painter.batch.text(" ".utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
-            pen = painter.batch.text(what.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
+            let width = TextBatch.width(of: (key + " " + what).utf8, font: small)
+            guard pen + width <= keysEnd else {
+                painter.batch.text("…".utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim)
+                break
+            }
+            pen = painter.batch.text(key.utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.light,
+                                     record: key)
+            pen = painter.batch.text((" " + what).utf8, x: pen, baseline: keysBaseline, font: small, atlas: atlas, Dashboard.dim,
+                                     record: what)
             pen += Int(14 * layout.pointSize)
         }
-        // Each output's tile: name, mode and scale, role.
+        // Each output's tile: name, mode and scale, role, each cut to the tile's width.
         telemetry.read { entries in
             for (index, id) in order.enumerated() {
                 guard let output = entries[id]?.output else { continue }
                 let tile = layout.tile(index)
-                let tx = ox + Int(tile.x) + Int(8 * layout.pointSize)
-                var baseline = oy + Int(tile.y) + Int(8 * layout.pointSize) + body.ascender
-                painter.batch.text(output.name.utf8, x: tx, baseline: baseline, font: body, atlas: atlas, Dashboard.light,
-                           record: output.name)
-                baseline += small.lineHeight + Int(2 * layout.pointSize)
-                var x = tx
-                if let mode = output.currentMode {
-                    number.set(Double(mode.size.width), decimals: 0, suffix: "x")
-                    x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                    number.set(Double(mode.size.height), decimals: 0, suffix: "")
-                    x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                    if mode.refreshMilliHertz > 0 {
-                        number.set(Double(mode.refreshMilliHertz) / 1000, decimals: mode.refreshMilliHertz % 1000 == 0 ? 0 : 2,
-                                   suffix: " Hz")
-                        x = painter.batch.text(" @ ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                        x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                    }
+                let padding = Int(8 * layout.pointSize)
+                let tx = ox + Int(tile.x) + padding
+                let room = Int(tile.width) - 2 * padding
+                if painter.batch.runs != nil {
+                    // For the tests: where the tile is.
+                    painter.batch.runs!.append(.init(text: "tile " + output.name, x: ox + Int(tile.x), y: oy + Int(tile.y),
+                                                     width: Int(tile.width), height: Int(tile.height), ink: 0))
                 }
-                number.set(Double(output.scale), decimals: 0, suffix: "")
-                x = painter.batch.text("  ×".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                x = painter.batch.text(number.text, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                x = painter.batch.text("  ".utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                painter.batch.text(output.transform.description.utf8, x: x, baseline: baseline, font: small, atlas: atlas, Dashboard.dim)
-                baseline += small.lineHeight + Int(2 * layout.pointSize)
                 let primary = output.name == state.primary
-                let inSpan = state.layout == .span && state.span.part(machine: state.machine, name: output.name) != nil
-                painter.batch.text(inSpan ? "span part".utf8 : primary ? "primary".utf8 : "secondary".utf8, x: tx, baseline: baseline,
-                           font: small, atlas: atlas, primary ? Dashboard.light : Dashboard.dim)
-                // The live part: the rate and a graph about 60 points high (or what the tile has).
-                let liveTop = baseline + Int(4 * layout.pointSize)
-                let liveBottom = min(oy + Int(tile.y + tile.height) - Int(6 * layout.pointSize),
-                                     liveTop + body.lineHeight + Int(66 * layout.pointSize))
+                let role = Identification.role(of: output, in: state)
+                let lines = [(TextBatch.fitting(output.name, width: room, font: body), body, Dashboard.light),
+                             (TextBatch.fitting([Identification.describe(output.currentMode),
+                                                 Identification.describe(scale: Double(output.scale)),
+                                                 output.transform.description].joined(separator: "  "), width: room, font: small),
+                              small, Dashboard.dim),
+                             (TextBatch.fitting(role, width: room, font: small), small, primary ? Dashboard.light : Dashboard.dim)]
+                var baseline = oy + Int(tile.y) + padding + body.ascender
+                for (text, font, colour) in lines {
+                    painter.batch.text(text.utf8, x: tx, baseline: baseline, font: font, atlas: atlas, colour, record: text)
+                    baseline += small.lineHeight + Int(2 * layout.pointSize)
+                }
+                // The live part, the rest of the tile: the rate, the interval graph and
+                // their histogram.
+                let liveTop = baseline - small.lineHeight + Int(4 * layout.pointSize)
+                let liveBottom = oy + Int(tile.y + tile.height) - Int(6 * layout.pointSize)
                 if liveBottom > liveTop {
-                    liveRegions.append((id, Rect(x: Int32(tx - 2), y: Int32(liveTop),
-                                                      width: Int32(Int(tile.width) - Int(12 * layout.pointSize)),
-                                                      height: Int32(liveBottom - liveTop))))
+                    liveRegions.append((id, Rect(x: Int32(tx - 2), y: Int32(liveTop), width: Int32(room + 4),
+                                                 height: Int32(liveBottom - liveTop))))
                 }
             }
         }
@@ -143,46 +147,41 @@ final class Dashboard {
             while recent < n && times[recent] + 1_000_000_000 >= now { recent += 1 }
             let rate = recent > 1 ? Double(recent - 1) * 1e9 / Double(times[0] - times[recent - 1]) : 0
             number.set(rate, decimals: 1, suffix: " fps")
-            let pen = painter.batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
+            var pen = painter.batch.text(number.text, x: x, baseline: baseline, font: body, atlas: atlas, Dashboard.light)
             if state.layout == .span, let worst = worstLanding(of: id) {
                 // How far from its target the worst frame of the last second landed.
                 number.set(Double(worst) / 1e6, decimals: 1, suffix: " ms")
                 let after = painter.batch.text("  sync ±".utf8, x: pen, baseline: baseline, font: body, atlas: atlas, Dashboard.dim)
-                painter.batch.text(number.text, x: after, baseline: baseline, font: body, atlas: atlas,
-                           Double(worst) > 0.5 * period ? Dashboard.warning : Dashboard.light)
+                pen = painter.batch.text(number.text, x: after, baseline: baseline, font: body, atlas: atlas,
+                                         Double(worst) > 0.5 * period ? Dashboard.warning : Dashboard.light)
             }
-            // The graph: a bar per interval at the time it ended, 0 to 2.5 periods high.
+            // The graph, a bar per interval at the time it ended, and beside it (where
+            // the tile is wide enough) their histogram; both 0 to 2.5 periods, the
+            // period itself marked.
             let graphTop = Double(baseline + Int(6 * layout.pointSize))
             let graphHeight = Double(region.y + region.height) - graphTop
             guard graphHeight > 4, n > 1 else { continue }
-            let graphWidth = Double(region.width) - 4
+            let width = Double(region.width) - 4
+            let split = width >= 160 * layout.pointSize
+            let graphWidth = split ? (width * 0.7).rounded(.down) : width
             let gx = Double(region.x) + 2
+            let line = Float(max(1, layout.pointSize * 0.5))
             let oneRefresh = graphTop + graphHeight * (1 - 1 / 2.5)
-            painter.batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), Float(max(1, layout.pointSize * 0.5)),
-                            atlas: atlas, (0.45, 0.50, 0.60, 1))
-            // One bar per pixel column at most (the longest interval in it): at 166 Hz two
-            // seconds are 330 intervals, more than the graph is wide.
-            let bar = max(1, layout.pointSize)
-            var column = -1, longest = 0.0
-            func drawBar() {
-                guard column >= 0 else { return }
-                let height = min(1, longest / period / 2.5) * graphHeight
-                painter.batch.rectangle(Float(gx + Double(column) * bar), Float(graphTop + graphHeight - height),
-                                Float(bar), Float(height), atlas: atlas,
-                                longest > 1.5 * period ? Dashboard.warning : (0.35, 0.75, 1.0, 1))
+            painter.batch.rectangle(Float(gx), Float(oneRefresh), Float(graphWidth), line, atlas: atlas, Dashboard.mark)
+            // What the marked line stands for, at the top right, clear of the bars.
+            number.set(period / 1e6, decimals: 1, suffix: " ms refresh")
+            let label = TextBatch.width(of: number.text, font: fonts.small)
+            if Double(pen + label) + 8 * layout.pointSize < gx + width {
+                painter.batch.text(number.text, x: Int(gx + width) - label, baseline: baseline, font: fonts.small, atlas: atlas,
+                                   Dashboard.dim)
             }
-            for i in 0..<(n - 1) {
-                let interval = Double(times[i] - times[i + 1])
-                let age = Double(now - times[i]) / 2e9
-                let at = Int(((graphWidth - bar) * (1 - age) / bar).rounded(.down))
-                if at != column {
-                    drawBar()
-                    column = at
-                    longest = 0
-                }
-                longest = max(longest, interval)
+            drawGraph(count: n, now: now, period: period, x: gx, top: graphTop, width: graphWidth, height: graphHeight,
+                      bar: max(1, layout.pointSize), atlas: atlas)
+            if split {
+                let gap = (8 * layout.pointSize).rounded()
+                drawHistogram(count: n, period: period, x: gx + graphWidth + gap, top: graphTop,
+                              width: width - graphWidth - gap, height: graphHeight, line: line, atlas: atlas)
             }
-            drawBar()
         }
         flush(target: target)
         if let runsFile {
@@ -191,6 +190,55 @@ final class Dashboard {
             if let data = try? JSONEncoder().encode(painter.batch.runs ?? []) { try? data.write(to: URL(fileURLWithPath: runsFile)) }
             painter.batch.runs = nil
         }
+    }
+
+    /// The interval graph of the `count` frame times in `times`: one bar per pixel column
+    /// at most (the longest interval in it), as at 166 Hz two seconds are 330 intervals,
+    /// more than the graph is wide.
+    private func drawGraph(count n: Int, now: UInt64, period: Double, x gx: Double, top: Double, width: Double,
+                           height: Double, bar: Double, atlas: GlyphAtlas) {
+        var column = -1, longest = 0.0
+        func drawBar() {
+            guard column >= 0 else { return }
+            let barHeight = min(1, longest / period / 2.5) * height
+            painter.batch.rectangle(Float(gx + Double(column) * bar), Float(top + height - barHeight), Float(bar),
+                                    Float(barHeight), atlas: atlas, longest > 1.5 * period ? Dashboard.warning : Dashboard.bar)
+        }
+        for i in 0..<(n - 1) {
+            let interval = Double(times[i] - times[i + 1])
+            let age = Double(now - times[i]) / 2e9
+            let at = Int(((width - bar) * (1 - age) / bar).rounded(.down))
+            if at != column {
+                drawBar()
+                column = at
+                longest = 0
+            }
+            longest = max(longest, interval)
+        }
+        drawBar()
+    }
+
+    /// How the intervals spread: ten bins of a quarter period from 0 to 2.5 periods (the
+    /// last also takes anything longer), each bar as high as its share of the tallest,
+    /// with the period marked.
+    private func drawHistogram(count n: Int, period: Double, x: Double, top: Double, width: Double, height: Double,
+                               line: Float, atlas: GlyphAtlas) {
+        guard width > 20 else { return }
+        for bin in bins.indices { bins[bin] = 0 }
+        for i in 0..<(n - 1) {
+            let bin = min(bins.count - 1, Int(Double(times[i] - times[i + 1]) / period * 4))
+            bins[bin] += 1
+        }
+        let tallest = Double(bins.max() ?? 1)
+        let binWidth = width / Double(bins.count)
+        for (bin, count) in bins.enumerated() where count > 0 {
+            let barHeight = max(1, Double(count) / tallest * height)
+            painter.batch.rectangle(Float(x + Double(bin) * binWidth + 1), Float(top + height - barHeight),
+                                    Float(max(1, binWidth - 2)), Float(barHeight), atlas: atlas,
+                                    bin >= 6 ? Dashboard.warning : Dashboard.bar)
+        }
+        // One period: between bins 3 and 4.
+        painter.batch.rectangle(Float(x + 4 * binWidth) - line / 2, Float(top), line, Float(height), atlas: atlas, Dashboard.mark)
     }
 
     /// Copies the times of `id`'s frames of the last two seconds, newest first, into

@@ -73,10 +73,21 @@ struct SceneLayout: Equatable, Sendable {
                    width: cellWidth - 2 * gapX, height: cellHeight - 2 * gapY)
     }
 
-    /// A grid for `count` tiles: one column for one, two up to four, three up to nine.
+    /// A grid for `count` tiles whose tiles come closest to twice as wide as tall: room
+    /// for a line of text and a wide graph, whatever the shape of the tile area.
     mutating func arrangeTiles(count: Int) {
-        gridColumns = count <= 1 ? 1 : count <= 4 ? 2 : count <= 9 ? 3 : 4
-        gridRows = max(1, (max(1, count) + gridColumns - 1) / gridColumns)
+        let count = max(1, count)
+        var best = (columns: 1, error: Double.infinity)
+        for columns in 1...count {
+            let rows = (count + columns - 1) / columns
+            // A column more that leaves a row empty is no better.
+            if columns > 1 && (count + columns - 2) / (columns - 1) == rows { continue }
+            let aspect = (tiles.width / Double(columns)) / max(1, tiles.height / Double(rows))
+            let error = max(aspect / 2, 2 / max(aspect, 1e-9))
+            if error < best.error - 1e-9 { best = (columns, error) }
+        }
+        gridColumns = best.columns
+        gridRows = (count + best.columns - 1) / best.columns
     }
 
     /// Width and height in points from which an axis is regular.
@@ -139,9 +150,10 @@ struct SceneLayout: Equatable, Sendable {
             dial = Circle(x: s.x + 0.5 * s.w, y: below.y + 0.3 * below.h, radius: min(0.38 * s.w, 0.24 * below.h))
             tiles = Box(x: s.x + 0.1 * s.w, y: below.y + 0.6 * below.h, width: 0.8 * s.w, height: 0.34 * below.h)
         case (.compact, .compact):
-            // Small: the dial in the middle, a strip of tiles along the bottom.
-            dial = Circle(x: s.x + 0.5 * s.w, y: below.y + 0.4 * below.h, radius: min(0.3 * s.w, 0.32 * below.h))
-            tiles = Box(x: s.x + 0.1 * s.w, y: below.y + 0.8 * below.h, width: 0.8 * s.w, height: 0.16 * below.h)
+            // Small: a smaller dial above, the tiles below with room for their graphs,
+            // clear of the keys along the bottom.
+            dial = Circle(x: s.x + 0.5 * s.w, y: below.y + 0.25 * below.h, radius: min(0.3 * s.w, 0.2 * below.h))
+            tiles = Box(x: s.x + 0.1 * s.w, y: below.y + 0.5 * below.h, width: 0.8 * s.w, height: 0.42 * below.h)
         }
         let rings = Circle(x: s.x + 0.5 * s.w, y: s.y + 0.5 * s.h, radius: 0.3 * min(s.w, s.h))
         let strip = Box(x: s.x, y: s.y + 0.9 * s.h, width: s.w, height: 0.1 * s.h)
