@@ -141,8 +141,8 @@ enum Help {
                           every output): a PNG, fitted as --scale-mode says and
                           drawn once (it costs nothing while it stands), or a GLSL
                           ES 3.00 fragment shader that may #include "frame.glsl"
-                          and "canvas.glsl" for glout's inputs (repeatable; with
-                          --control none the primary shows it too)
+                          and "canvas.glsl" for glout's inputs (repeatable; the
+                          primary shows it too with --control none)
       --primary NAME      the output that shows the control view (default: the
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)

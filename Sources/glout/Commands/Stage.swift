@@ -43,24 +43,37 @@ final class Stage {
         display = try DisplaySession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
                                            input: input, log: log))
         try Stage.checkNames(options, screens: display.screens)
-        graphics = try display.graphics()
-        shaderPrograms = try graphics.withSharedContext {
-            [try ShaderProgram(vertex: "fullscreen.vert", fragment: "control.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "content.frag", library: library),
-             try ShaderProgram(vertex: "triangle.vert", fragment: "triangle.frag", library: library),
-             try ShaderProgram(vertex: "text.vert", fragment: "text.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "marker.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "span.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "image.frag", library: library),
-             try ShaderProgram(vertex: "fullscreen.vert", fragment: "pacing.frag", library: library)]
+        // FreeType's part of the text, for the scales the outputs have, while EGL starts
+        // and the shaders compile.
+        if options.scene == .views {
+            let scales = Set(display.outputs.map { Double(max(1, $0.scale)) })
+            AtlasCache.shared.prepare(scales.map(Dashboard.fontSizes) + (options.label ? scales.map(Identification.labelSizes) : []))
         }
-        let imageProgram = shaderPrograms[6].program
+        graphics = try display.graphics()
+        // Only the programs this run can draw with: each costs llvmpipe about a
+        // millisecond and a half before the first frame.
+        var needed: [(vertex: String, fragment: String)]
+        switch options.scene {
+        case .views:
+            needed = ["control.frag", "content.frag", "text.frag", "marker.frag", "span.frag"]
+                .map { ($0 == "text.frag" ? "text.vert" : "fullscreen.vert", $0) }
+            if contents.values.contains(where: { if case .image = $0 { true } else { false } }) {
+                needed.append(("fullscreen.vert", "image.frag"))
+            }
+        case .triangle: needed = [("triangle.vert", "triangle.frag")]
+        case .pacing: needed = [("fullscreen.vert", "pacing.frag"), ("text.vert", "text.frag")]
+        }
         var compiled: [String: ShaderProgram] = [:]
+        let made = try graphics.withSharedContext {
+            try needed.map { try ShaderProgram(vertex: $0.vertex, fragment: $0.fragment, library: library) }
+        }
+        shaderPrograms = made
+        func program(_ name: String) -> GLuint { made.first { $0.name == name }?.program ?? 0 }
         contentPictures = try graphics.withSharedContext {
             try contents.mapValues { picture -> ContentRendering in
                 switch picture {
                 case .image(let image):
-                    return ContentRendering(image: image, program: imageProgram, scaleMode: options.scaleMode)
+                    return ContentRendering(image: image, program: program("image.frag"), scaleMode: options.scaleMode)
                 case .shader(let path, _):
                     if compiled[path] == nil {
                         compiled[path] = try ShaderProgram(vertex: "fullscreen.vert", fragment: path, library: library)
@@ -70,10 +83,9 @@ final class Stage {
             }
         }
         contentPrograms = Array(compiled.values)
-        programs = ScenePrograms(control: shaderPrograms[0].program, content: shaderPrograms[1].program,
-                                 span: shaderPrograms[5].program, triangle: shaderPrograms[2].program,
-                                 text: shaderPrograms[3].program, marker: shaderPrograms[4].program,
-                                 pacing: shaderPrograms[7].program)
+        programs = ScenePrograms(control: program("control.frag"), content: program("content.frag"), span: program("span.frag"),
+                                 triangle: program("triangle.frag"), text: program("text.frag"),
+                                 marker: program("marker.frag"), pacing: program("pacing.frag"))
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
                             clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,

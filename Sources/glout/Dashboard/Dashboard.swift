@@ -34,6 +34,9 @@ final class Dashboard {
         painter = TextPainter(records: runsFile != nil)
     }
 
+    /// Pixel sizes of the title, body and small text at `scale` pixels per point.
+    static func fontSizes(scale: Double) -> [Int] { [20.0, 13, 11].map { max(6, Int(($0 * scale).rounded())) } }
+
     /// Changes whenever the still part of the dashboard must be drawn again.
     var generation: UInt64 { telemetry.generation }
 
@@ -48,9 +51,7 @@ final class Dashboard {
     /// The atlas for text at `scale` pixels per point: title, body and small text.
     private func fonts(scale: Double) -> (atlas: GlyphAtlas, title: GlyphAtlas.Font, body: GlyphAtlas.Font,
                                           small: GlyphAtlas.Font)? {
-        guard let atlas = painter.atlas(sizes: [20.0, 13, 11].map { max(6, Int(($0 * scale).rounded())) }) else {
-            return nil
-        }
+        guard let atlas = painter.atlas(sizes: Dashboard.fontSizes(scale: scale)) else { return nil }
         return (atlas, atlas.fonts[0], atlas.fonts[1], atlas.fonts[2])
     }
 

@@ -1,8 +1,11 @@
 import CGLES
+import Foundation
+import WaylandOutputs
 
 /// The glyphs of a few font sizes in one R8 texture (FreeType coverage), plus a white
 /// texel for solid shapes, so all of the dashboard's text and graphs draw in one call.
-final class GlyphAtlas {
+/// Nothing in it changes once it is made, so threads may share it (``AtlasCache``).
+final class GlyphAtlas: @unchecked Sendable {
     struct Glyph {
         /// Where the glyph's bitmap is in the atlas, in texels.
         var atlasX: Int, atlasY: Int
@@ -93,5 +96,44 @@ final class GlyphAtlas {
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RED),
                      GLenum(GL_UNSIGNED_BYTE), texels)
         return texture
+    }
+}
+
+/// The atlases of glout's usual text sizes, made once per process and shared by every
+/// output's renderer. Stage starts making those the outputs will need while glout
+/// connects and compiles its shaders, so a first frame does not wait for FreeType.
+final class AtlasCache: Sendable {
+    static let shared = AtlasCache()
+
+    /// One atlas: nil until made; made, or nil when no font could be read.
+    private final class Entry: Sendable {
+        let atlas = Locked<GlyphAtlas??>(nil)
+    }
+    private let entries = Locked<[[Int]: Entry]>([:])
+
+    /// The atlas of the usual characters at `sizes`, made by the first caller while any
+    /// other waits for it.
+    func atlas(sizes: [Int]) -> GlyphAtlas? {
+        let entry = entries.withLock { entries in
+            if let entry = entries[sizes] { return entry }
+            let entry = Entry()
+            entries[sizes] = entry
+            return entry
+        }
+        return entry.atlas.withLock { made in
+            if let made { return made }
+            let atlas = try? GlyphAtlas(pixelSizes: sizes)
+            made = .some(atlas)
+            return atlas
+        }
+    }
+
+    /// Starts making the atlas of each of `sizes` on a thread of its own.
+    func prepare(_ sizes: [[Int]]) {
+        for sizes in sizes {
+            let thread = Thread { _ = AtlasCache.shared.atlas(sizes: sizes) }
+            thread.name = "atlas"
+            thread.start()
+        }
     }
 }

@@ -54,7 +54,10 @@ final class TextPainter {
         if current?.key != key {
             if var texture = current?.texture { glDeleteTextures(1, &texture) }
             current = nil
-            guard let made = try? GlyphAtlas(fonts: Array(zip(key.sizes, key.characters))) else { return nil }
+            // The usual characters come from the process's cache; large type has its own.
+            let made = characters == nil ? AtlasCache.shared.atlas(sizes: sizes)
+                                         : try? GlyphAtlas(fonts: Array(zip(key.sizes, key.characters)))
+            guard let made else { return nil }
             current = (key, made, made.makeTexture())
         }
         return current?.atlas

@@ -21,6 +21,11 @@ final class Identification {
     /// The label's two font sizes in points: the name, and the details below it.
     private static let nameSize = 16.0, detailSize = 12.0
 
+    /// Pixel sizes of the label's name and details at `scale` pixels per point.
+    static func labelSizes(scale: Double) -> [Int] {
+        [nameSize, detailSize].map { max(6, Int(($0 * scale).rounded())) }
+    }
+
     /// How an output's mode reads on its label and overlay: "1280x720 @ 60 Hz".
     static func describe(_ mode: OutputMode?) -> String {
         guard let mode else { return "no mode" }
@@ -48,8 +53,7 @@ final class Identification {
     func arrangeLabel(for target: RenderTarget, layout: SceneLayout, state: Scene.State) -> Rect? {
         labelBox = nil
         let scale = layout.pointSize
-        guard let atlas = labelPainter.atlas(sizes: [Identification.nameSize, Identification.detailSize]
-            .map { max(6, Int(($0 * scale).rounded())) }) else { return nil }
+        guard let atlas = labelPainter.atlas(sizes: Identification.labelSizes(scale: scale)) else { return nil }
         let (nameFont, detailFont) = (atlas.fonts[0], atlas.fonts[1])
         let output = target.output
         let margin = Int(12 * scale), padding = Int(8 * scale)
@@ -80,8 +84,8 @@ final class Identification {
 
     /// Draws the label (after its box was shaded again) with `frame` as the counter.
     func drawLabel(frame: UInt64, layout: SceneLayout, target: RenderTarget) {
-        guard let box = labelBox, let atlas = labelPainter.atlas(sizes: [Identification.nameSize, Identification.detailSize]
-            .map { max(6, Int(($0 * layout.pointSize).rounded())) }) else { return }
+        guard let box = labelBox, let atlas = labelPainter.atlas(sizes: Identification.labelSizes(scale: layout.pointSize))
+        else { return }
         let (nameFont, detailFont) = (atlas.fonts[0], atlas.fonts[1])
         let padding = Int(8 * layout.pointSize)
         labelPainter.batch.rectangle(Float(box.x), Float(box.y), Float(box.width), Float(box.height), atlas: atlas,

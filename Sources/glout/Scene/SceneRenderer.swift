@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 import WaylandOutputs
 
-/// The shader programs every output shares (made once in the shared context).
+/// The shader programs every output shares (made once in the shared context); 0 for
+/// those the run's scene never draws with.
 struct ScenePrograms: Sendable {
     /// The primary's picture.
     var control: GLuint
@@ -85,6 +86,13 @@ final class SceneRenderer: OutputRenderer {
     private lazy var identification = Identification()
     /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
     var outputFramebuffer: GLuint = 0
+    /// The first frame is drawn straight into the output's framebuffer, not through the
+    /// layer: llvmpipe compiles its blit path for a new context on the first blit, about
+    /// 30 ms that the first frame need not wait for (BENCHMARKS.md, "Time to the first
+    /// frame"). The layer is drawn whole from the second frame on.
+    private var direct = true
+    /// Where this frame's picture is drawn: the layer, or for the first frame the output.
+    private var drawingFramebuffer: GLuint { direct ? outputFramebuffer : still.framebuffer }
     /// Whether the next frame would differ from the last (see ``Scene/State/standsStill``).
     private(set) var isAnimating = true
     /// GLOUT_DUMP_FRAMES=DIR, for tests on compositors that offer no screenshots: every
@@ -187,7 +195,7 @@ final class SceneRenderer: OutputRenderer {
             stillKey = key
         }
         let drawsLive = drawsDashboard && state.live
-        if drawsLive { restoreLiveRegions(target: target) }
+        if drawsLive && !direct { restoreLiveRegions(target: target) }
         shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
         if drawsLive {
@@ -198,7 +206,13 @@ final class SceneRenderer: OutputRenderer {
             glUseProgram(programs.text)
             identification.drawLabel(frame: UInt64(SceneRenderer.frameNumber(frame, state: state)), layout: layout, target: target)
         }
-        present(target: target)
+        if direct {
+            direct = false
+            stillKey = nil
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
+        } else {
+            present(target: target)
+        }
         if markerCount > 0 { drawMarkers(layout: layout, target: target) }
         if identifies {
             glUseProgram(programs.text)
@@ -258,8 +272,8 @@ final class SceneRenderer: OutputRenderer {
     /// Draws the whole picture once into the layer, with the dashboard's still text.
     private func drawStill(program: GLuint, view: SceneView, layout: SceneLayout, state: Scene.State,
                            target: RenderTarget, dashboard drawsDashboard: Bool) {
-        still.allocate(width: target.pixelSize.width, height: target.pixelSize.height)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
+        if !direct { still.allocate(width: target.pixelSize.width, height: target.pixelSize.height) }
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
         glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
         glClearColor(0, 0, 0, 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
@@ -283,7 +297,7 @@ final class SceneRenderer: OutputRenderer {
         if drawsDashboard {
             glUseProgram(programs.text)
             dashboard!.drawStill(layout: layout, state: state, target: target)
-            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
+            if !direct { keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height) }
         }
     }
 
@@ -303,7 +317,7 @@ final class SceneRenderer: OutputRenderer {
     /// the same RGBA8 texture, so a snapshot and the window get the same values.
     private func shadeMovingParts(program: GLuint, view: SceneView, layout: SceneLayout, time: Double, spanTime: Double,
                                   target: RenderTarget) {
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), still.framebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
         glUseProgram(program)
         block.bind()
         setViewport(layout.canvas, target: target)
