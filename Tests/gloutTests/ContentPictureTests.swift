@@ -22,6 +22,20 @@ final class ContentPictureTests: XCTestCase {
         }
     }
 
+    func test_theIdentificationAndPacingOptions() throws {
+        let options = try options("run --identify --no-label --scene pacing --flash-every 0")
+        XCTAssertTrue(options.identify)
+        XCTAssertFalse(options.label)
+        XCTAssertEqual(options.scene, .pacing)
+        XCTAssertEqual(options.flashEvery, 0)
+        XCTAssertEqual(RunOptions().flashEvery, 60)
+        for bad in ["-1", "100001", "2.5", "x"] {
+            XCTAssertThrowsError(try self.options("run --flash-every \(bad)")) { error in
+                XCTAssertTrue("\(error)".contains("--flash-every needs a number of refreshes from 0"), "\(error)")
+            }
+        }
+    }
+
     func test_fitKeepsTheWholeImageFillCoversAndStretchDistorts() {
         let size = Size(width: 800, height: 600)
         let fit = ContentImage.placement(width: 160, height: 90, in: size, mode: .fit)

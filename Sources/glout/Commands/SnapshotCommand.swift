@@ -38,7 +38,10 @@ enum SnapshotCommand {
             let start = MonotonicInstant(nanoseconds: stage.scene.snapshot.start)
             let frame = DisplayLinkFrame(index: 0, timestamp: start, targetTimestamp: start, duration: .nanoseconds(16_666_667))
             let renderer = try stage.makeRenderer(for: output)(target)
-            if let scene = renderer as? SceneRenderer { scene.outputFramebuffer = framebuffer }
+            if let scene = renderer as? SceneRenderer {
+                scene.outputFramebuffer = framebuffer
+                scene.drawsFirstFrameFast = false
+            }
             renderer.prepare(frame, in: target)
             try renderer.render(frame, in: target)
         }

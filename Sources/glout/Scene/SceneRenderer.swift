@@ -87,10 +87,13 @@ final class SceneRenderer: OutputRenderer {
     /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
     var outputFramebuffer: GLuint = 0
     /// The first frame is drawn straight into the output's framebuffer, not through the
-    /// layer: llvmpipe compiles its blit path for a new context on the first blit, about
-    /// 30 ms that the first frame need not wait for (BENCHMARKS.md, "Time to the first
-    /// frame"). The layer is drawn whole from the second frame on.
-    private var direct = true
+    /// layer, and without text: llvmpipe compiles its blit path for a new context on the
+    /// first blit (30 ms or more) and the text shader for the window's format (about
+    /// 5 ms), which the first frame need not wait for (BENCHMARKS.md, "Time to the first
+    /// frame"). The second frame, drawn even when the picture stands still, draws the
+    /// layer whole, text and all. Snapshots turn this off: they draw one complete frame.
+    var drawsFirstFrameFast = true
+    private lazy var direct = drawsFirstFrameFast
     /// Where this frame's picture is drawn: the layer, or for the first frame the output.
     private var drawingFramebuffer: GLuint { direct ? outputFramebuffer : still.framebuffer }
     /// Whether the next frame would differ from the last (see ``Scene/State/standsStill``).
@@ -187,15 +190,17 @@ final class SceneRenderer: OutputRenderer {
                            mode: target.output.currentMode, pixelsPerPoint: target.pixelsPerPoint)
         let drawsDashboard = view == .control && dashboard != nil
         let identifies = state.identifies(at: frame.timestamp)
-        // The frame after the names went away draws without them, then may rest.
+        // The frame after the names went away draws without them, then may rest; so
+        // does the frame after the fast first one.
         isAnimating = !state.standsStill(view, dashboard: drawsDashboard, image: custom?.standsStill ?? false) || identifies
+            || direct
         let redrawn = key != stillKey
         if redrawn {
             drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
             stillKey = key
         }
-        let drawsLive = drawsDashboard && state.live
-        if drawsLive && !direct { restoreLiveRegions(target: target) }
+        let drawsLive = drawsDashboard && state.live && !direct
+        if drawsLive { restoreLiveRegions(target: target) }
         shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
         if drawsLive {
@@ -291,13 +296,13 @@ final class SceneRenderer: OutputRenderer {
         }
         handInLayer = nil
         barInLayer = nil
-        let label = view == .content && state.label && content == nil
+        let label = view == .content && state.label && content == nil && !direct
             ? identification.arrangeLabel(for: target, layout: layout, state: state) : identification.forgetLabel()
         if let label { regions.append(label) }
-        if drawsDashboard {
+        if drawsDashboard && !direct {
             glUseProgram(programs.text)
             dashboard!.drawStill(layout: layout, state: state, target: target)
-            if !direct { keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height) }
+            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
         }
     }
 
