@@ -1,3 +1,5 @@
+import CGLES
+
 /// The external-display model of phone platforms, on Wayland: the outputs in order with a
 /// primary, connect / change / disconnect events, and a fullscreen ``OutputWindow`` per
 /// output, opened when the output appears, resized when it changes and closed when it
@@ -27,6 +29,11 @@ public final class DisplaySession {
         /// Whether GL calls go one thread at a time (nil: as the driver needs, see
         /// ``Graphics/serializesGL``).
         public var serializeGL: Bool?
+        /// Whether EGL starts on a thread of its own as soon as the session connects,
+        /// while it learns the outputs, so that ``DisplaySession/graphics()`` is ready
+        /// sooner: for an app that will open windows (eglInitialize takes tens of
+        /// milliseconds on llvmpipe). Mesa talks to the compositor on a queue of its own.
+        public var prepareGraphics: Bool
         /// Whether SIGINT and SIGTERM end ``run(for:exitWhenNoOutputs:)`` (delivered
         /// through a signalfd, blocked for every thread the session starts).
         public var handlesSignals: Bool
@@ -35,7 +42,7 @@ public final class DisplaySession {
 
         public init(appID: String, title: String? = nil, display: String? = nil, outputs: [String]? = nil,
                     preferredPrimary: String? = nil, input: Bool = true, serializeGL: Bool? = nil,
-                    handlesSignals: Bool = true, log: Log = .standardError(prefix: "")) {
+                    prepareGraphics: Bool = false, handlesSignals: Bool = true, log: Log = .standardError(prefix: "")) {
             self.appID = appID
             self.title = title ?? appID
             self.display = display
@@ -43,6 +50,7 @@ public final class DisplaySession {
             self.preferredPrimary = preferredPrimary
             self.input = input
             self.serializeGL = serializeGL
+            self.prepareGraphics = prepareGraphics
             self.handlesSignals = handlesSignals
             self.log = log
         }
@@ -93,6 +101,8 @@ public final class DisplaySession {
 
     private var role: PrimaryRole
     private var madeGraphics: Graphics?
+    /// EGL starting on its own thread (``Configuration/prepareGraphics``), and what it made.
+    private var graphicsStart: (thread: RenderThread, result: Locked<Result<Graphics, any Error>?>)?
     private var windowFor: ((Output) throws -> WindowRequest)?
     private var opened: [UInt32: Opened] = [:]
     private var streams: [Int: AsyncStream<DisplayEvent>.Continuation] = [:]
@@ -115,6 +125,18 @@ public final class DisplaySession {
         signals = configuration.handlesSignals ? try SignalWatch() : nil
         connection = try Connection(name: configuration.display, log: configuration.log)
         screens = Screens(connection: connection)
+        if configuration.prepareGraphics {
+            let result = Locked<Result<Graphics, any Error>?>(nil)
+            let connection = connection, serialize = configuration.serializeGL
+            // Without the thread (it could not start), graphics() starts EGL itself.
+            if let thread = try? RenderThread(name: "egl", body: {
+                let made = Result { try Graphics(connection: connection, serializeGL: serialize) }
+                eglReleaseThread()
+                result.withLock { $0 = made }
+            }) {
+                graphicsStart = (thread, result)
+            }
+        }
         try screens.start()
         role = PrimaryRole(requested: configuration.preferredPrimary)
         primary = role.update(outputs)
@@ -123,13 +145,23 @@ public final class DisplaySession {
 
     deinit {
         for continuation in streams.values { continuation.finish() }
+        // EGL's thread uses the connection: it ends first.
+        graphicsStart?.thread.join()
     }
 
     /// The EGL display and shared context the windows use, made on first use.
     public func graphics() throws -> Graphics {
         if let madeGraphics { return madeGraphics }
         try screens.requireWindowing()
-        let graphics = try Graphics(connection: connection, serializeGL: configuration.serializeGL)
+        let graphics: Graphics
+        if let start = graphicsStart {
+            start.thread.join()
+            graphicsStart = nil
+            guard let made = start.result.withLock({ $0 }) else { throw EGLError("eglInitialize (its thread ended early)") }
+            graphics = try made.get()
+        } else {
+            graphics = try Graphics(connection: connection, serializeGL: configuration.serializeGL)
+        }
         madeGraphics = graphics
         return graphics
     }
