@@ -125,6 +125,7 @@ public final class DisplaySession {
         signals = configuration.handlesSignals ? try SignalWatch() : nil
         connection = try Connection(name: configuration.display, log: configuration.log)
         screens = Screens(connection: connection)
+        var early: (thread: RenderThread, result: Locked<Result<Graphics, any Error>?>)?
         if configuration.prepareGraphics {
             let result = Locked<Result<Graphics, any Error>?>(nil)
             let connection = connection, serialize = configuration.serializeGL
@@ -134,12 +135,19 @@ public final class DisplaySession {
                 eglReleaseThread()
                 result.withLock { $0 = made }
             }) {
-                graphicsStart = (thread, result)
+                early = (thread, result)
             }
         }
-        try screens.start()
+        do {
+            try screens.start()
+        } catch {
+            // EGL's thread uses the connection, which goes with this error: it ends first.
+            early?.thread.join()
+            throw error
+        }
         role = PrimaryRole(requested: configuration.preferredPrimary)
         primary = role.update(outputs)
+        graphicsStart = early
         screens.onEvent = { [unowned self] event in handle(event) }
     }
 
