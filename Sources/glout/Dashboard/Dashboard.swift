@@ -48,12 +48,17 @@ final class Dashboard {
         return (outputs.count, outputs.firstIndex { $0.name == primary } ?? -1)
     }
 
-    /// The atlas for text at `scale` pixels per point: title, body and small text.
+    /// The atlas for text at `scale` pixels per point: title, body and small text. Kept
+    /// for the scale it was asked for last: asking again allocates nothing.
     private func fonts(scale: Double) -> (atlas: GlyphAtlas, title: GlyphAtlas.Font, body: GlyphAtlas.Font,
                                           small: GlyphAtlas.Font)? {
+        if let atlasFor, atlasFor.scale == scale { return (atlasFor.atlas, atlasFor.atlas.fonts[0], atlasFor.atlas.fonts[1],
+                                                           atlasFor.atlas.fonts[2]) }
         guard let atlas = painter.atlas(sizes: Dashboard.fontSizes(scale: scale)) else { return nil }
+        atlasFor = (scale, atlas)
         return (atlas, atlas.fonts[0], atlas.fonts[1], atlas.fonts[2])
     }
+    private var atlasFor: (scale: Double, atlas: GlyphAtlas)?
 
     /// Draws the parts that change only with the outputs: title, keys, names, modes,
     /// roles. Also works out the live regions.

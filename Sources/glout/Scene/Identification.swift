@@ -13,6 +13,8 @@ final class Identification {
     /// ``arrangeLabel(for:layout:state:)`` worked them out.
     private var lines: (name: String, details: String, layout: String) = ("", "", "")
     private(set) var labelBox: Rect?
+    /// The label's atlas, as arrangeLabel had it made: drawing allocates nothing.
+    private var labelAtlas: GlyphAtlas?
     private var number = NumberText()
     /// GLOUT_LABEL_RUNS=DIR: the label's text runs go to DIR/NAME.json whenever it is laid
     /// out anew, for tests that check them against the screen.
@@ -53,7 +55,8 @@ final class Identification {
     func arrangeLabel(for target: RenderTarget, layout: SceneLayout, state: Scene.State) -> Rect? {
         labelBox = nil
         let scale = layout.pointSize
-        guard let atlas = labelPainter.atlas(sizes: Identification.labelSizes(scale: scale)) else { return nil }
+        labelAtlas = labelPainter.atlas(sizes: Identification.labelSizes(scale: scale))
+        guard let atlas = labelAtlas else { return nil }
         let (nameFont, detailFont) = (atlas.fonts[0], atlas.fonts[1])
         let output = target.output
         let margin = Int(12 * scale), padding = Int(8 * scale)
@@ -84,8 +87,7 @@ final class Identification {
 
     /// Draws the label (after its box was shaded again) with `frame` as the counter.
     func drawLabel(frame: UInt64, layout: SceneLayout, target: RenderTarget) {
-        guard let box = labelBox, let atlas = labelPainter.atlas(sizes: Identification.labelSizes(scale: layout.pointSize))
-        else { return }
+        guard let box = labelBox, let atlas = labelAtlas else { return }
         let (nameFont, detailFont) = (atlas.fonts[0], atlas.fonts[1])
         let padding = Int(8 * layout.pointSize)
         labelPainter.batch.rectangle(Float(box.x), Float(box.y), Float(box.width), Float(box.height), atlas: atlas,

@@ -74,6 +74,7 @@ final class PacingRenderer: OutputRenderer {
     private var counter = RefreshCounter()
     /// The legend's lines and where they go, for the layout they were made for.
     private var legend: (layout: PacingLayout, lines: [(text: String, top: Double)])?
+    private var legendAtlas: GlyphAtlas?
     private(set) var isAnimating = true
 
     init(scene: Scene, program: GLuint, textProgram: GLuint, flashEvery: Int, stallMilliseconds: Double = 0) {
@@ -128,9 +129,13 @@ final class PacingRenderer: OutputRenderer {
 
     /// What each part is, in small type beside it.
     private func drawLegend(_ layout: PacingLayout, origin: Point, target: RenderTarget) {
-        guard let atlas = painter.atlas(sizes: [layout.textSize]) else { return }
+        // A new atlas and legend only when the layout changes: a frame allocates nothing.
+        if legend?.layout != layout {
+            legendAtlas = painter.atlas(sizes: [layout.textSize])
+            legend = legendAtlas.map { (layout, legendLines(layout, font: $0.fonts[0])) }
+        }
+        guard let atlas = legendAtlas else { return }
         let font = atlas.fonts[0]
-        if legend?.layout != layout { legend = (layout, legendLines(layout, font: font)) }
         let x = Int(origin.x) + layout.margin, y = Int(origin.y)
         for (text, top) in legend!.lines {
             painter.batch.text(text.utf8, x: x, baseline: y + Int(top.rounded()) + font.ascender, font: font, atlas: atlas,
