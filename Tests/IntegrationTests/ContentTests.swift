@@ -61,10 +61,16 @@ final class ContentTests: IntegrationTestCase {
             }
             // HEADLESS-1, not named, keeps the control view.
             XCTAssertTrue(isControlView(try sway.screenshot("HEADLESS-1")), mode)
-            // A second of looking: the image is not drawn again (the events of start-up
-            // may have woken it once or twice before).
+            // While HEADLESS-1's control view shows ten new frames, the image is not drawn
+            // again (the events of start-up may have woken it once or twice before):
+            // judged by the other output's progress, not by the clock.
             let resting = rests()
-            Thread.sleep(forTimeInterval: 1)
+            var seen = try sway.screenshot("HEADLESS-1"), changes = 0
+            try waitUntil("HEADLESS-1 shows ten new frames") {
+                let next = try sway.screenshot("HEADLESS-1")
+                if next != seen { changes += 1; seen = next }
+                return changes >= 10
+            }
             XCTAssertEqual(rests(), resting, "\(mode): HEADLESS-2 drew its still image again")
             glout.signal(SIGTERM)
             let finished = glout.wait()

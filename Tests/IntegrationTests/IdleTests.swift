@@ -21,11 +21,19 @@ final class IdleTests: IntegrationTestCase {
         try waitUntil("both outputs come to rest") { rests("HEADLESS-1") > 0 && rests("HEADLESS-2") > 0 }
         let before = (rests("HEADLESS-1"), rests("HEADLESS-2"))
         let still = try sway.screenshot("HEADLESS-2")
-        // Two seconds of looking: nothing is drawn in them.
-        Thread.sleep(forTimeInterval: 2)
+        // At least two seconds of looking, and at least twenty captures of each output
+        // (each makes sway paint that output): nothing is drawn in them, and every
+        // capture is the still picture. Counted captures, so a slow machine looks longer.
+        let started = Date()
+        var captures = 0
+        try waitUntil("two seconds and twenty captures of each output") {
+            XCTAssertTrue(try sway.screenshot("HEADLESS-2") == still, "HEADLESS-2 changed while it stood still")
+            _ = try sway.screenshot("HEADLESS-1")
+            captures += 1
+            return captures >= 20 && Date().timeIntervalSince(started) >= 2
+        }
         XCTAssertEqual(rests("HEADLESS-1"), before.0, "HEADLESS-1 drew while its picture stood still")
         XCTAssertEqual(rests("HEADLESS-2"), before.1, "HEADLESS-2 drew while its picture stood still")
-        XCTAssertTrue(try sway.screenshot("HEADLESS-2") == still)
 
         // space gives the content a new colour: HEADLESS-2 draws it, then rests again.
         keyboard.type(.space)
