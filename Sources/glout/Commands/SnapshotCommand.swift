@@ -89,7 +89,7 @@ enum SnapshotCommand {
             }
             return try withFramebuffer(size: size, what: "the canvas") { _ in
                 let block = FrameBlock()
-                glUseProgram(stage.programs.span)
+                glUseProgram(try stage.programs.span)
                 let whole = Rect(size: size)
                 draw(SpanView(part: Rect(size: canvas.size), canvasSize: canvas.size, pictureSize: size, density: density,
                               cells: false), at: whole, in: size, block: block, time: time)

@@ -16,10 +16,8 @@ final class Stage {
     let programs: ScenePrograms
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
-    private let shaderPrograms: [ShaderProgram]
-    /// --content's pictures by output name ("" for the rest), and the shaders compiled for them.
+    /// --content's pictures by output name ("" for the rest).
     private let contentPictures: [String: ContentRendering]
-    private var contentPrograms: [ShaderProgram] = []
     /// The span's wall (--wall), and this machine's name in it.
     let wall: Wall?
     let machine: String
@@ -50,42 +48,31 @@ final class Stage {
             AtlasCache.shared.prepare(scales.map(Dashboard.fontSizes) + (options.label ? scales.map(Identification.labelSizes) : []))
         }
         graphics = try display.graphics()
-        // Only the programs this run can draw with: each costs llvmpipe about a
-        // millisecond and a half before the first frame.
-        var needed: [(vertex: String, fragment: String)]
+        // What the first frames draw with now, the rest when first drawn (ScenePrograms);
+        // with --shaders DIR, every program the run may draw with, so that a shader of
+        // the folder that does not compile stops glout before any window opens.
+        let programs = ScenePrograms(library: library)
+        var first: [String]
         switch options.scene {
         case .views:
-            needed = ["control.frag", "content.frag", "text.frag", "marker.frag", "span.frag"]
-                .map { ($0 == "text.frag" ? "text.vert" : "fullscreen.vert", $0) }
-            if contents.values.contains(where: { if case .image = $0 { true } else { false } }) {
-                needed.append(("fullscreen.vert", "image.frag"))
-            }
-        case .triangle: needed = [("triangle.vert", "triangle.frag")]
-        case .pacing: needed = [("fullscreen.vert", "pacing.frag"), ("text.vert", "text.frag")]
+            first = ["control.frag", "content.frag"]
+            if options.layout == .span { first.append("span.frag") }
+            if options.shaderDirectory != nil { first += ["text.frag", "marker.frag", "span.frag"] }
+            if contents.values.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
+            for case .shader(let path, _) in contents.values { first.append(path) }
+        case .triangle: first = ["triangle.frag"]
+        case .pacing: first = ["pacing.frag", "text.frag"]
         }
-        var compiled: [String: ShaderProgram] = [:]
-        let made = try graphics.withSharedContext {
-            try needed.map { try ShaderProgram(vertex: $0.vertex, fragment: $0.fragment, library: library) }
-        }
-        shaderPrograms = made
-        func program(_ name: String) -> GLuint { made.first { $0.name == name }?.program ?? 0 }
-        contentPictures = try graphics.withSharedContext {
-            try contents.mapValues { picture -> ContentRendering in
-                switch picture {
-                case .image(let image):
-                    return ContentRendering(image: image, program: program("image.frag"), scaleMode: options.scaleMode)
-                case .shader(let path, _):
-                    if compiled[path] == nil {
-                        compiled[path] = try ShaderProgram(vertex: "fullscreen.vert", fragment: path, library: library)
-                    }
-                    return ContentRendering(image: nil, program: compiled[path]!.program, scaleMode: options.scaleMode)
-                }
+        try graphics.withSharedContext { try programs.compile(first) }
+        self.programs = programs
+        contentPictures = try contents.mapValues { picture -> ContentRendering in
+            switch picture {
+            case .image(let image):
+                return ContentRendering(image: image, program: try programs.image, scaleMode: options.scaleMode)
+            case .shader(let path, _):
+                return ContentRendering(image: nil, program: try programs.program(path), scaleMode: options.scaleMode)
             }
         }
-        contentPrograms = Array(compiled.values)
-        programs = ScenePrograms(control: program("control.frag"), content: program("content.frag"), span: program("span.frag"),
-                                 triangle: program("triangle.frag"), text: program("text.frag"),
-                                 marker: program("marker.frag"), pacing: program("pacing.frag"))
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
                             clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,
@@ -102,7 +89,7 @@ final class Stage {
         // The windows go first; the programs belong to the shared context: delete them
         // with it current.
         display.closeWindows()
-        _ = try? graphics.withSharedContext { for program in shaderPrograms + contentPrograms { program.delete() } }
+        _ = try? graphics.withSharedContext { programs.delete() }
     }
 
     /// The window glout opens on `output`: its render size and scale mode, --fps, and a
@@ -266,8 +253,8 @@ final class Stage {
             switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content,
                                        telemetry: telemetry, stallMilliseconds: stall)
-            case .triangle: TriangleRenderer(scene: scene, program: programs.triangle, stallMilliseconds: stall)
-            case .pacing: PacingRenderer(scene: scene, program: programs.pacing, textProgram: programs.text,
+            case .triangle: TriangleRenderer(scene: scene, program: try programs.triangle, stallMilliseconds: stall)
+            case .pacing: PacingRenderer(scene: scene, program: try programs.pacing, textProgram: try programs.text,
                                          flashEvery: flashEvery, stallMilliseconds: stall)
             }
         }

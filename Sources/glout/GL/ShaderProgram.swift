@@ -1,4 +1,5 @@
 import CGLES
+import WaylandOutputs
 
 /// A linked GLES program (glCreateProgram) built from two files of the shader library.
 final class ShaderProgram {
@@ -61,5 +62,73 @@ final class ShaderProgram {
         let end = buffer.firstIndex(of: 0) ?? buffer.count
         return String(decoding: buffer[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The shader programs every output shares, by fragment shader name (a --content
+/// shader by its path). What the first frames need is compiled at start-up
+/// (``compile(_:)``); the rest on first use, in whichever context of the share group is
+/// current then (a window's, on its render thread): each program costs llvmpipe about
+/// 1.7 ms, and text, markers and the span are not in the first frame (BENCHMARKS.md,
+/// "Time to the first frame").
+final class ScenePrograms: Sendable {
+    private let library: [String: String]
+    private let made = Locked<[String: ShaderProgram]>([:])
+
+    init(library: [String: String]) {
+        self.library = library
+    }
+
+    /// The primary's picture.
+    var control: GLuint { get throws { try program("control.frag") } }
+    /// The secondaries' picture.
+    var content: GLuint { get throws { try program("content.frag") } }
+    /// Each output's part of the span canvas.
+    var span: GLuint { get throws { try program("span.frag") } }
+    /// --scene triangle.
+    var triangle: GLuint { get throws { try program("triangle.frag") } }
+    /// The dashboard's text and graphs, the label and the names.
+    var text: GLuint { get throws { try program("text.frag") } }
+    /// The pointer and touch markers.
+    var marker: GLuint { get throws { try program("marker.frag") } }
+    /// --scene pacing.
+    var pacing: GLuint { get throws { try program("pacing.frag") } }
+    /// A --content image.
+    var image: GLuint { get throws { try program("image.frag") } }
+
+    /// Compiles the programs of these fragment shaders now, in the current context.
+    func compile(_ fragments: [String]) throws {
+        for fragment in fragments { _ = try program(fragment) }
+    }
+
+    /// The program of `fragment`, compiled in the current context on first use (another
+    /// thread asking meanwhile waits for it).
+    func program(_ fragment: String) throws -> GLuint {
+        try made.withLock { made in
+            if let program = made[fragment] { return program.program }
+            let program = try ShaderProgram(vertex: ScenePrograms.vertexShader(for: fragment), fragment: fragment,
+                                            library: library)
+            // Complete before another context of the share group uses it.
+            glFlush()
+            made[fragment] = program
+            return program.program
+        }
+    }
+
+    /// Deletes every program made; needs a context of the share group current and no
+    /// window drawing.
+    func delete() {
+        made.withLock { made in
+            for program in made.values { program.delete() }
+            made = [:]
+        }
+    }
+
+    private static func vertexShader(for fragment: String) -> String {
+        switch fragment {
+        case "text.frag": "text.vert"
+        case "triangle.frag": "triangle.vert"
+        default: "fullscreen.vert"
+        }
     }
 }

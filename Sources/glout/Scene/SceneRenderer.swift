@@ -3,24 +3,6 @@ import Foundation
 import Glibc
 import WaylandOutputs
 
-/// The shader programs every output shares (made once in the shared context); 0 for
-/// those the run's scene never draws with.
-struct ScenePrograms: Sendable {
-    /// The primary's picture.
-    var control: GLuint
-    /// The secondaries' picture.
-    var content: GLuint
-    /// Each output's part of the span canvas.
-    var span: GLuint
-    /// --scene triangle.
-    var triangle: GLuint
-    /// The dashboard's text and graphs, and the pointer and touch markers.
-    var text: GLuint
-    var marker: GLuint
-    /// --scene pacing.
-    var pacing: GLuint
-}
-
 /// Which picture an output shows.
 enum SceneView: Sendable, Equatable {
     /// The primary's picture (also every output's in mirror).
@@ -177,9 +159,9 @@ final class SceneRenderer: OutputRenderer {
         let (view, layout) = arrange(target: target, state: state)
         let custom = view == .content ? content : nil
         let program = switch view {
-        case .control: programs.control
-        case .content: custom?.program ?? programs.content
-        case .span: programs.span
+        case .control: try programs.control
+        case .content: try custom?.program ?? programs.content
+        case .span: try programs.span
         }
         let accent = view == .control ? state.accent : state.contentAccent
         spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
@@ -196,7 +178,7 @@ final class SceneRenderer: OutputRenderer {
             || direct
         let redrawn = key != stillKey
         if redrawn {
-            drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
+            try drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
             stillKey = key
         }
         let drawsLive = drawsDashboard && state.live && !direct
@@ -204,11 +186,11 @@ final class SceneRenderer: OutputRenderer {
         shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
         if drawsLive {
-            glUseProgram(programs.text)
+            glUseProgram(try programs.text)
             dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
         }
         if identification.labelBox != nil {
-            glUseProgram(programs.text)
+            glUseProgram(try programs.text)
             identification.drawLabel(frame: UInt64(SceneRenderer.frameNumber(frame, state: state)), layout: layout, target: target)
         }
         if direct {
@@ -218,9 +200,9 @@ final class SceneRenderer: OutputRenderer {
         } else {
             present(target: target)
         }
-        if markerCount > 0 { drawMarkers(layout: layout, target: target) }
+        if markerCount > 0 { try drawMarkers(layout: layout, target: target) }
         if identifies {
-            glUseProgram(programs.text)
+            glUseProgram(try programs.text)
             identification.drawOverlay(target: target, state: state)
         }
         if redrawn, let folder = SceneRenderer.dumpFolder { dump(target: target, into: folder) }
@@ -276,7 +258,7 @@ final class SceneRenderer: OutputRenderer {
 
     /// Draws the whole picture once into the layer, with the dashboard's still text.
     private func drawStill(program: GLuint, view: SceneView, layout: SceneLayout, state: Scene.State,
-                           target: RenderTarget, dashboard drawsDashboard: Bool) {
+                           target: RenderTarget, dashboard drawsDashboard: Bool) throws {
         if !direct { still.allocate(width: target.pixelSize.width, height: target.pixelSize.height) }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
         glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
@@ -300,7 +282,7 @@ final class SceneRenderer: OutputRenderer {
             ? identification.arrangeLabel(for: target, layout: layout, state: state) : identification.forgetLabel()
         if let label { regions.append(label) }
         if drawsDashboard && !direct {
-            glUseProgram(programs.text)
+            glUseProgram(try programs.text)
             dashboard!.drawStill(layout: layout, state: state, target: target)
             keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
         }
@@ -357,8 +339,8 @@ final class SceneRenderer: OutputRenderer {
     }
 
     /// The pointer and touch markers, on top of the copy, never into the layer.
-    private func drawMarkers(layout: SceneLayout, target: RenderTarget) {
-        glUseProgram(programs.marker)
+    private func drawMarkers(layout: SceneLayout, target: RenderTarget) throws {
+        glUseProgram(try programs.marker)
         block.bind()
         setViewport(layout.canvas, target: target)
         glEnable(GLenum(GL_BLEND))
