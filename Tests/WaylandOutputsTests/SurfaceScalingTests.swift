@@ -202,4 +202,32 @@ final class ConfigurationPlanTests: XCTestCase {
         }
         XCTAssertThrowsError(try ConfigurationPlan.switching("HDMI-A-9", to: hdmi.modes[0], heads: [hdmi], connected: []))
     }
+
+    func test_aDraftFirstFrameIsHalfTheBufferEachWayStretchedOverTheWholeOutput() {
+        XCTAssertEqual(RenderTarget.draftSize(of: Size(width: 1920, height: 1080)), Size(width: 960, height: 540))
+        XCTAssertEqual(RenderTarget.draftSize(of: Size(width: 1281, height: 721)), Size(width: 641, height: 361))
+        XCTAssertEqual(RenderTarget.draftSize(of: Size(width: 1, height: 1)), Size(width: 1, height: 1))
+        // Scale 2 and a fractional 1.5: the draft is half the device pixels, the
+        // viewport's destination the output's logical size, with no bars and no source.
+        for (scale, fractional, pixels) in [(Int32(2), UInt32?.none, Size(width: 1280, height: 720)),
+                                            (2, 180, Size(width: 960, height: 540))] {
+            let logical = Size(width: 640, height: 360)
+            let whole = SurfaceScaling.plan(logicalSize: logical, scale: scale, fractionalScale: fractional)
+            XCTAssertEqual(whole.bufferSize, pixels)
+            let draft = SurfaceScaling.plan(logicalSize: logical, scale: scale, fractionalScale: fractional,
+                                            renderSize: RenderTarget.draftSize(of: whole.bufferSize), mode: .stretch)
+            XCTAssertEqual(draft.bufferSize, Size(width: pixels.width / 2, height: pixels.height / 2))
+            XCTAssertEqual(draft.bufferScale, 1)
+            XCTAssertEqual(draft.destination, logical)
+            XCTAssertNil(draft.source)
+            XCTAssertEqual(draft.picture, Rect(size: draft.bufferSize))
+        }
+    }
+
+    func test_theCPURasterizersAreKnownByName() {
+        XCTAssertTrue(Graphics.isCPURasterizer("llvmpipe (LLVM 15.0.6, 256 bits)"))
+        XCTAssertTrue(Graphics.isCPURasterizer("softpipe"))
+        XCTAssertFalse(Graphics.isCPURasterizer("AMD Radeon RX 6600 (navy_flounder, LLVM 15.0.6, DRM 3.49, 6.1.0-18-amd64)"))
+        XCTAssertFalse(Graphics.isCPURasterizer("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"))
+    }
 }

@@ -22,12 +22,20 @@ public final class FullscreenSurface {
         /// draws at the output's size and ``renderSizeIgnored`` is set.
         public var renderSize: Size?
         public var scaleMode: ScaleMode
+        /// Draw the first frame at half the width and height and let the compositor scale
+        /// it up (wp_viewporter); every later frame is drawn whole. Where the GPU is the
+        /// CPU (``Graphics/rasterizesOnCPU``), a frame costs in proportion to its pixels:
+        /// a quarter of them reach the screen sooner, and the sharp frame follows. Ignored
+        /// with a ``renderSize`` or without wp_viewporter. Default: false.
+        public var draftFirstFrame: Bool
 
-        public init(appID: String, title: String? = nil, renderSize: Size? = nil, scaleMode: ScaleMode = .fit) {
+        public init(appID: String, title: String? = nil, renderSize: Size? = nil, scaleMode: ScaleMode = .fit,
+                    draftFirstFrame: Bool = false) {
             self.appID = appID
             self.title = title ?? appID
             self.renderSize = renderSize
             self.scaleMode = scaleMode
+            self.draftFirstFrame = draftFirstFrame
         }
     }
 
@@ -39,6 +47,9 @@ public final class FullscreenSurface {
     public private(set) var target: RenderTarget
     /// A render size was asked for but the compositor cannot scale buffers.
     public let renderSizeIgnored: Bool
+    /// Whether the next frame is the draft first frame (``Options/draftFirstFrame``);
+    /// ``finishDraft()`` ends it.
+    public private(set) var isDraft: Bool
     /// Called when the compositor shows the surface on another output than its own (with
     /// that output's name, if known); the surface has asked again for its own.
     var onMisplaced: ((String?) -> Void)?
@@ -84,6 +95,7 @@ public final class FullscreenSurface {
         directory = screens.surfaces
         names = screens.proxyNames
         renderSizeIgnored = options.renderSize != nil && !surface.canScale
+        isDraft = options.draftFirstFrame && options.renderSize == nil && surface.canScale
         target = RenderTarget.fullscreen(on: output, proposed: nil)
         directory.register(surface.surface, outputID: output.id)
         // Compositors move windows when outputs come and go (sway moves a removed output's
@@ -211,9 +223,18 @@ public final class FullscreenSurface {
         if ownsLease { lease.end() }
     }
 
+    /// After the draft first frame has been committed: the next ``update(output:)``
+    /// plans the whole buffer (and says the target changed).
+    public func finishDraft() {
+        isDraft = false
+    }
+
     private func plan(_ proposed: Size?) -> RenderTarget {
-        RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
-                                renderSize: renderSizeIgnored ? nil : options.renderSize, scaleMode: options.scaleMode)
+        let whole = RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
+                                            renderSize: renderSizeIgnored ? nil : options.renderSize, scaleMode: options.scaleMode)
+        guard isDraft else { return whole }
+        return RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
+                                       renderSize: RenderTarget.draftSize(of: whole.pixelSize), scaleMode: .stretch)
     }
 }
 

@@ -14,6 +14,16 @@ public final class Graphics: @unchecked Sendable {
     let sharedContext: EGLContext
     /// The GL_RENDERER string, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public private(set) var renderer = ""
+    /// Whether the driver shades on the CPU (llvmpipe, softpipe, swrast): there a frame
+    /// costs in proportion to its pixels, which ``FullscreenSurface/Options/draftFirstFrame``
+    /// uses to reach the screen sooner.
+    public var rasterizesOnCPU: Bool { Graphics.isCPURasterizer(renderer) }
+
+    /// Whether a GL_RENDERER string names one of Mesa's CPU rasterizers.
+    static func isCPURasterizer(_ renderer: String) -> Bool {
+        ["llvmpipe", "softpipe", "swrast", "Software Rasterizer"].contains { renderer.contains($0) }
+    }
+
     /// Contexts of windows that closed, kept for the next windows (see ``takeContext()``).
     private let spareContexts = Locked<[EGLContext]>([])
     /// Whether windows make their GL and EGL calls one at a time (see ``serializesGL``).

@@ -56,6 +56,13 @@ public struct RenderTarget: Sendable, Equatable {
                                                           picture: Rect(size: pixelSize)))
     }
 
+    /// The buffer of a draft first frame for a buffer of `whole` pixels: half as wide
+    /// and half as high, at least one pixel each way
+    /// (``FullscreenSurface/Options/draftFirstFrame``).
+    public static func draftSize(of whole: Size) -> Size {
+        Size(width: max(1, (whole.width + 1) / 2), height: max(1, (whole.height + 1) / 2))
+    }
+
     /// The buffer for a fullscreen surface on `output`, given the logical size the last
     /// configure proposed (empty or nil: the compositor leaves it to the client, as sway's
     /// first configure does; then the output's logical size is used), the fractional

@@ -345,6 +345,12 @@ public final class OutputWindow: @unchecked Sendable {
             try renderer.render(frame, in: target)
             try surface.swapBuffers()
         }
+        if surface.isDraft {
+            log.debug("output \(surface.output.name): the first frame was a draft of \(target.pixelSize) scaled to the output; "
+                      + "the next is whole")
+            // The next update plans the whole buffer and asks for a frame.
+            surface.finishDraft()
+        }
         let commit = MonotonicClock.now()
         let sample = FrameSample(index: frame.index,
                                  callbackArrival: callback.map { MonotonicInstant(nanoseconds: $0.arrival) },

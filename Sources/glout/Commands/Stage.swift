@@ -93,10 +93,11 @@ final class Stage {
     }
 
     /// The window glout opens on `output`: its render size and scale mode, --fps, and a
-    /// renderer with its framing and --stall.
+    /// renderer with its framing and --stall. On a CPU rasterizer its first frame is a
+    /// draft at half the size (BENCHMARKS.md, "Time to the first frame").
     func windowRequest(for output: Output, frameLogCapacity: Int? = 4096) throws -> DisplaySession.WindowRequest {
         let surface = FullscreenSurface.Options(appID: Stage.appID, renderSize: try renderSize(for: output),
-                                                scaleMode: options.scaleMode)
+                                                scaleMode: options.scaleMode, draftFirstFrame: graphics.rasterizesOnCPU)
         return DisplaySession.WindowRequest(
             options: OutputWindow.Options(surface: surface, frameLogCapacity: frameLogCapacity),
             displayLink: DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name)),
