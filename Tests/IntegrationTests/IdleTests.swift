@@ -52,4 +52,34 @@ final class IdleTests: IntegrationTestCase {
             XCTAssertLessThan(frames, 20, name)
         }
     }
+
+    func test_thePointerWakesOnlyTheOutputItMovesOn() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let pointer = try VirtualPointer(socket: sway.folder + "/" + sway.environment["WAYLAND_DISPLAY"]!,
+                                         layoutWidth: 2080, layoutHeight: 720)
+        // On HEADLESS-2 before glout starts: HEADLESS-1 never has the pointer's marker.
+        pointer.move(toX: 1680, y: 300)
+        var environment = sway.environment
+        environment["GLOUT_DEBUG"] = "1"
+        let glout = try Child(Paths.glout, ["run", "--frozen", "1", "--no-live", "--duration", "120"], environment: environment)
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
+        func rests(_ output: String) -> Int { glout.stderr.components(separatedBy: "output \(output): idle after").count - 1 }
+        try waitUntil("both outputs come to rest") { rests("HEADLESS-1") > 0 && rests("HEADLESS-2") > 0 }
+        let before = (rests("HEADLESS-1"), rests("HEADLESS-2"))
+        // Across HEADLESS-2: it draws the marker where it goes; HEADLESS-1 draws nothing.
+        for step in 1...5 {
+            pointer.move(toX: 1680 + UInt32(step) * 20, y: 300 + UInt32(step) * 10)
+            try waitUntil("HEADLESS-2 draws the marker's move \(step)") { rests("HEADLESS-2") >= before.1 + step }
+        }
+        XCTAssertEqual(rests("HEADLESS-1"), before.0, "HEADLESS-1 drew for a pointer moving on HEADLESS-2")
+        // Onto HEADLESS-1: both draw (the marker leaves one and comes to the other).
+        let moved = rests("HEADLESS-2")
+        pointer.move(toX: 200, y: 300)
+        try waitUntil("the marker moves from HEADLESS-2 to HEADLESS-1") {
+            rests("HEADLESS-1") > before.0 && rests("HEADLESS-2") > moved
+        }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+    }
 }

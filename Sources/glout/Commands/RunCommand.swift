@@ -119,34 +119,47 @@ final class RunCommand {
         case .windowFailed:
             break
         case .input(let input):
-            handle(input, stage: stage)
+            // Only the outputs whose picture the input changed.
+            stage.wakeWindows(handle(input, stage: stage))
+            return
         }
-        // Outputs, the primary, keys and markers change what the pictures show: those
-        // that stood still draw again (and rest again when they have).
+        // Outputs and the primary change what the pictures show: those that stood still
+        // draw again (and rest again when they have).
         stage.wakeWindows()
     }
 
     /// Keys act on the whole run; the pointer and touches leave markers on their outputs.
-    private func handle(_ input: InputEvent, stage: Stage) {
+    /// Returns the outputs whose picture changed (nil: all of them).
+    private func handle(_ input: InputEvent, stage: Stage) -> Set<UInt32>? {
         switch input {
         case let .key(_, keysym, _, pressed):
-            guard pressed, let action = KeyBindings.action(for: keysym) else { return }
+            guard pressed, let action = KeyBindings.action(for: keysym) else { return [] }
             perform(action, stage: stage)
+            return nil
         case let .pointer(outputID, x, y):
-            stage.scene.update { state in
-                for id in Array(state.markers.keys) { state.markers[id]?.removeAll { $0.kind == .pointer } }
-                if let outputID { state.markers[outputID, default: []].append(Marker(kind: .pointer, x: x, y: y)) }
-            }
+            return moveMarkers(of: .pointer, to: outputID.map { [($0, x, y)] } ?? [], stage: stage)
         case .button:
-            break
+            return []
         case .touches(let points):
-            stage.scene.update { state in
-                for id in Array(state.markers.keys) { state.markers[id]?.removeAll { $0.kind == .touch } }
-                for point in points {
-                    state.markers[point.outputID, default: []].append(Marker(kind: .touch, x: point.x, y: point.y))
-                }
+            return moveMarkers(of: .touch, to: points.map { ($0.outputID, $0.x, $0.y) }, stage: stage)
+        }
+    }
+
+    /// Puts the markers of one kind where `places` says; returns the outputs that had one
+    /// or have one now.
+    private func moveMarkers(of kind: Marker.Kind, to places: [(output: UInt32, x: Double, y: Double)],
+                             stage: Stage) -> Set<UInt32> {
+        var changed = Set(places.map(\.output))
+        stage.scene.update { state in
+            for (id, markers) in state.markers where markers.contains(where: { $0.kind == kind }) {
+                changed.insert(id)
+                state.markers[id]?.removeAll { $0.kind == kind }
+            }
+            for place in places {
+                state.markers[place.output, default: []].append(Marker(kind: kind, x: place.x, y: place.y))
             }
         }
+        return changed
     }
 
     private func perform(_ action: KeyAction, stage: Stage) {

@@ -162,10 +162,10 @@ final class Stage {
         return output.transform.swapsAxes ? mode.size.transposed : mode.size
     }
 
-    /// Asks every window for a frame: a picture that stood still may change now (those
-    /// drawing anyway do not notice).
-    func wakeWindows() {
-        for window in display.windows.values { window.setNeedsDisplay() }
+    /// Asks the windows of `outputs` (nil: every window) for a frame: a picture that
+    /// stood still may change now (those drawing anyway do not notice).
+    func wakeWindows(_ outputs: Set<UInt32>? = nil) {
+        for (id, window) in display.windows where outputs?.contains(id) ?? true { window.setNeedsDisplay() }
     }
 
     /// Works out the span canvas again, as the outputs are now: every output but the one
