@@ -9,6 +9,7 @@ import WaylandOutputs
 final class Identification {
     private let labelPainter = TextPainter(capacity: 256, records: Identification.runsFolder != nil)
     private let overlayPainter = TextPainter(capacity: 256)
+    private var overlay: Overlay?
     /// The label's still lines and its box (framebuffer pixels, top left origin), as
     /// ``arrangeLabel(for:layout:state:)`` worked them out.
     private var lines: (name: String, details: String, layout: String) = ("", "", "")
@@ -119,32 +120,60 @@ final class Identification {
     /// The output's name in large type across the middle of the screen, its mode, scale
     /// and role below, on a dark band: drawn over the finished frame.
     func drawOverlay(target: RenderTarget, state: Scene.State) {
-        let output = target.output
-        let size = target.pixelSize
-        let width = Double(size.width), height = Double(size.height)
+        let key = OverlayKey(name: target.output.name, mode: target.output.currentMode, size: target.pixelSize,
+                             pixelsPerPoint: target.pixelsPerPoint, role: Identification.role(of: target.output, in: state))
+        if overlay?.key != key { overlay = Identification.layOutOverlay(key, painter: overlayPainter) }
+        guard let overlay else { return }
+        overlayPainter.batch.rectangle(0, Float(overlay.bandTop), Float(key.size.width), Float(overlay.bandHeight),
+                                       atlas: overlay.atlas, (0.02, 0.03, 0.05, 0.82))
+        overlayPainter.batch.text(key.name.utf8, x: overlay.name.x, baseline: overlay.name.baseline,
+                                  font: overlay.atlas.fonts[0], atlas: overlay.atlas, Dashboard.light)
+        overlayPainter.batch.text(overlay.details.utf8, x: overlay.detailsAt.x, baseline: overlay.detailsAt.baseline,
+                                  font: overlay.atlas.fonts[1], atlas: overlay.atlas, Dashboard.dim)
+        overlayPainter.flush(target: target)
+    }
+
+    /// What the names overlay shows for one output, and at what size.
+    private struct OverlayKey: Equatable {
+        var name: String
+        var mode: OutputMode?
+        var size: Size
+        var pixelsPerPoint: Double
+        var role: String
+    }
+
+    /// The overlay laid out for a key: made when the key changes, not every frame.
+    private struct Overlay {
+        var key: OverlayKey
+        var atlas: GlyphAtlas
+        var details: String
+        var bandTop: Int
+        var bandHeight: Int
+        var name: (x: Int, baseline: Int)
+        var detailsAt: (x: Int, baseline: Int)
+    }
+
+    private static func layOutOverlay(_ key: OverlayKey, painter: TextPainter) -> Overlay? {
+        let width = Double(key.size.width), height = Double(key.size.height)
         // Large enough to read across a room, small enough to fit: DejaVu Sans averages
         // about 0.65 em per character.
-        let characters = max(1, output.name.unicodeScalars.count)
+        let characters = max(1, key.name.unicodeScalars.count)
         let big = Int(min(height * 0.25, width * 0.85 / (Double(characters) * 0.65), 480).rounded(.down))
         let medium = max(12, big / 5)
-        guard big >= 8, let atlas = overlayPainter.atlas(sizes: [big, medium],
-                                                        characters: [Array(output.name.unicodeScalars),
-                                                                     GlyphAtlas.characters]) else { return }
+        guard big >= 8, let atlas = painter.atlas(sizes: [big, medium],
+                                                  characters: [Array(key.name.unicodeScalars), GlyphAtlas.characters])
+        else { return nil }
         let (bigFont, mediumFont) = (atlas.fonts[0], atlas.fonts[1])
-        let details = [Identification.describe(output.currentMode), Identification.describe(scale: target.pixelsPerPoint),
-                       Identification.role(of: output, in: state)].joined(separator: " · ")
-        let nameWidth = TextBatch.width(of: output.name.utf8, font: bigFont)
+        let details = [describe(key.mode), describe(scale: key.pixelsPerPoint), key.role].joined(separator: " · ")
+        let nameWidth = TextBatch.width(of: key.name.utf8, font: bigFont)
         let detailText = TextBatch.fitting(details, width: Int(width * 0.9), font: mediumFont)
         let detailWidth = TextBatch.width(of: detailText.utf8, font: mediumFont)
         let bandHeight = bigFont.lineHeight + mediumFont.lineHeight * 2
         let bandTop = (Int(height) - bandHeight) / 2
-        overlayPainter.batch.rectangle(0, Float(bandTop), Float(width), Float(bandHeight), atlas: atlas, (0.02, 0.03, 0.05, 0.82))
         let nameBaseline = bandTop + mediumFont.lineHeight / 2 + bigFont.ascender
-        overlayPainter.batch.text(output.name.utf8, x: (Int(width) - nameWidth) / 2, baseline: nameBaseline, font: bigFont,
-                                  atlas: atlas, Dashboard.light)
-        overlayPainter.batch.text(detailText.utf8, x: (Int(width) - detailWidth) / 2,
-                                  baseline: nameBaseline + (bigFont.lineHeight - bigFont.ascender) + mediumFont.ascender,
-                                  font: mediumFont, atlas: atlas, Dashboard.dim)
-        overlayPainter.flush(target: target)
+        return Overlay(key: key, atlas: atlas, details: detailText, bandTop: bandTop, bandHeight: bandHeight,
+                       name: ((Int(width) - nameWidth) / 2, nameBaseline),
+                       detailsAt: ((Int(width) - detailWidth) / 2,
+                                   nameBaseline + (bigFont.lineHeight - bigFont.ascender) + mediumFont.ascender))
     }
 }
