@@ -244,7 +244,7 @@ final class Stage {
     /// A renderer for `output`, with its framing and --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
         let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry, flashEvery = options.flashEvery
-        let stall = options.stalls[output.name] ?? 0
+        let stall = FrameStall(milliseconds: options.stalls[output.name] ?? 0)
         let framing = options.framing(for: output.name)
         let content = contentPictures[output.name] ?? contentPictures[""]
         // The description as it is when the window opens: a --set-mode switch changes it
@@ -253,10 +253,10 @@ final class Stage {
         return { _ in
             switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content,
-                                       telemetry: telemetry, stallMilliseconds: stall)
-            case .triangle: TriangleRenderer(scene: scene, program: try programs.triangle, stallMilliseconds: stall)
+                                       telemetry: telemetry, stall: stall)
+            case .triangle: TriangleRenderer(scene: scene, program: try programs.triangle, stall: stall)
             case .pacing: PacingRenderer(scene: scene, program: try programs.pacing, textProgram: try programs.text,
-                                         flashEvery: flashEvery, stallMilliseconds: stall)
+                                         flashEvery: flashEvery, stall: stall)
             }
         }
     }

@@ -68,7 +68,7 @@ final class PacingRenderer: OutputRenderer {
     private let scene: Scene
     private let program: GLuint, textProgram: GLuint
     private let flashEvery: Int
-    private let stallMicroseconds: UInt32
+    private let stall: FrameStall
     private let block = FrameBlock()
     private lazy var painter = TextPainter(capacity: 512)
     private var counter = RefreshCounter()
@@ -77,16 +77,16 @@ final class PacingRenderer: OutputRenderer {
     private var legendAtlas: GlyphAtlas?
     private(set) var isAnimating = true
 
-    init(scene: Scene, program: GLuint, textProgram: GLuint, flashEvery: Int, stallMilliseconds: Double = 0) {
+    init(scene: Scene, program: GLuint, textProgram: GLuint, flashEvery: Int, stall: FrameStall = FrameStall()) {
         self.scene = scene
         self.program = program
         self.textProgram = textProgram
         self.flashEvery = flashEvery
-        stallMicroseconds = UInt32(stallMilliseconds * 1000)
+        self.stall = stall
     }
 
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
-        if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+        stall.wait()
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {

@@ -37,7 +37,7 @@ final class SceneRenderer: OutputRenderer {
     private var imageTexture: GLuint = 0
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
-    private let stallMicroseconds: UInt32
+    private let stall: FrameStall
     private let block = FrameBlock()
     static let maxMarkers = 10
     private var markerCount = 0
@@ -102,13 +102,13 @@ final class SceneRenderer: OutputRenderer {
     }
 
     init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), content: ContentRendering? = nil,
-         telemetry: Telemetry? = nil, stallMilliseconds: Double = 0) {
+         telemetry: Telemetry? = nil, stall: FrameStall = FrameStall()) {
         self.scene = scene
         self.content = content
         self.telemetry = telemetry
         self.programs = programs
         self.framing = framing
-        stallMicroseconds = UInt32(stallMilliseconds * 1000)
+        self.stall = stall
     }
 
     deinit {
@@ -145,7 +145,7 @@ final class SceneRenderer: OutputRenderer {
     /// and what the dashboard shows: when this frame started and how late the last landed
     /// (the frame callback that started this frame came when the compositor used it).
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
-        if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+        stall.wait()
         var landing: Int64?
         if let last = lastFrame, frame.index == last.index + 1 {
             landing = Int64(bitPattern: frame.timestamp.nanoseconds &- last.target.nanoseconds)

@@ -7,20 +7,20 @@ import WaylandOutputs
 final class TriangleRenderer: OutputRenderer {
     private let scene: Scene
     private let program: GLuint
-    private let stallMicroseconds: UInt32
+    private let stall: FrameStall
     /// The `Frame` block (triangle.vert includes frame.glsl), of which it sets the time.
     private let block = FrameBlock()
     private(set) var isAnimating = true
 
-    init(scene: Scene, program: GLuint, stallMilliseconds: Double = 0) {
+    init(scene: Scene, program: GLuint, stall: FrameStall = FrameStall()) {
         self.scene = scene
         self.program = program
-        stallMicroseconds = UInt32(stallMilliseconds * 1000)
+        self.stall = stall
     }
 
     /// --stall's extra work, outside the GL calls (which may run one window at a time).
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
-        if stallMicroseconds > 0 { usleep(stallMicroseconds) }
+        stall.wait()
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
@@ -35,5 +35,19 @@ final class TriangleRenderer: OutputRenderer {
         block.upload()
         glUseProgram(program)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+}
+
+/// --stall: work added to every frame of one output, before its GL calls (which may run
+/// one window at a time), so that they stay the output's own.
+struct FrameStall: Sendable {
+    private let microseconds: UInt32
+
+    init(milliseconds: Double = 0) {
+        microseconds = UInt32(milliseconds * 1000)
+    }
+
+    func wait() {
+        if microseconds > 0 { usleep(microseconds) }
     }
 }
