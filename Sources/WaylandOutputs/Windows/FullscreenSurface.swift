@@ -223,10 +223,11 @@ public final class FullscreenSurface {
         if ownsLease { lease.end() }
     }
 
-    /// After the draft first frame has been committed: the next ``update(output:)``
-    /// plans the whole buffer (and says the target changed).
+    /// After the draft first frame has been committed: plans the whole buffer for the
+    /// next frame (the EGL window's size now, the viewport with the next commit).
     public func finishDraft() {
         isDraft = false
+        update()
     }
 
     private func plan(_ proposed: Size?) -> RenderTarget {

@@ -345,10 +345,12 @@ public final class OutputWindow: @unchecked Sendable {
             try renderer.render(frame, in: target)
             try surface.swapBuffers()
         }
-        if surface.isDraft {
+        let wasDraft = surface.isDraft
+        if wasDraft {
             log.debug("output \(surface.output.name): the first frame was a draft of \(target.pixelSize) scaled to the output; "
                       + "the next is whole")
-            // The next update plans the whole buffer and asks for a frame.
+            // The whole frame follows at the draft's frame callback, as any next frame,
+            // by when the configure the compositor sends a newly mapped window has come.
             surface.finishDraft()
         }
         let commit = MonotonicClock.now()
@@ -358,7 +360,7 @@ public final class OutputWindow: @unchecked Sendable {
                                  renderStart: MonotonicInstant(nanoseconds: now),
                                  commit: MonotonicInstant(nanoseconds: commit),
                                  cpuTime: .nanoseconds(Int64(MonotonicClock.threadCPU() - cpuBefore)))
-        let resting = !renderer.isAnimating
+        let resting = !renderer.isAnimating && !wasDraft
         if resting {
             link.becomeIdle()
             log.debug("output \(surface.output.name): idle after \(frame.index + 1) frames")
