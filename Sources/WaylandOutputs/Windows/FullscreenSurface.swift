@@ -26,7 +26,9 @@ public final class FullscreenSurface {
         /// it up (wp_viewporter); every later frame is drawn whole. Where the GPU is the
         /// CPU (``Graphics/rasterizesOnCPU``), a frame costs in proportion to its pixels:
         /// a quarter of them reach the screen sooner, and the sharp frame follows. Ignored
-        /// with a ``renderSize`` or without wp_viewporter. Default: false.
+        /// with a ``renderSize`` or without wp_viewporter. A loop of your own calls
+        /// ``FullscreenSurface/finishDraft()`` once it has committed the draft (an
+        /// ``OutputWindow`` does). Default: false.
         public var draftFirstFrame: Bool
 
         public init(appID: String, title: String? = nil, renderSize: Size? = nil, scaleMode: ScaleMode = .fit,

@@ -345,6 +345,7 @@ public final class OutputWindow: @unchecked Sendable {
             try renderer.render(frame, in: target)
             try surface.swapBuffers()
         }
+        let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
         if wasDraft {
             log.debug("output \(surface.output.name): the first frame was a draft of \(target.pixelSize) scaled to the output; "
@@ -353,7 +354,6 @@ public final class OutputWindow: @unchecked Sendable {
             // by when the configure the compositor sends a newly mapped window has come.
             surface.finishDraft()
         }
-        let commit = MonotonicClock.now()
         let sample = FrameSample(index: frame.index,
                                  callbackArrival: callback.map { MonotonicInstant(nanoseconds: $0.arrival) },
                                  callbackTime: callback?.time, target: frame.targetTimestamp,

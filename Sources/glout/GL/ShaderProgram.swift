@@ -4,12 +4,10 @@ import WaylandOutputs
 /// A linked GLES program (glCreateProgram) built from two files of the shader library.
 final class ShaderProgram {
     let program: GLuint
-    let name: String
 
     /// Compiles `vertex` and `fragment`, links them and binds the `Frame` uniform block
     /// to binding point 0. Needs a current context.
     init(vertex: String, fragment: String, library: [String: String]) throws {
-        name = fragment
         let vs = try ShaderProgram.compile(try ShaderSource(name: vertex, library: library), type: GL_VERTEX_SHADER)
         defer { glDeleteShader(vs) }
         let fs = try ShaderProgram.compile(try ShaderSource(name: fragment, library: library), type: GL_FRAGMENT_SHADER)
@@ -68,9 +66,9 @@ final class ShaderProgram {
 /// The shader programs every output shares, by fragment shader name (a --content
 /// shader by its path). What the first frames need is compiled at start-up
 /// (``compile(_:)``); the rest on first use, in whichever context of the share group is
-/// current then (a window's, on its render thread): each program costs llvmpipe about
-/// 1.7 ms, and text, markers and the span are not in the first frame (BENCHMARKS.md,
-/// "Time to the first frame").
+/// current then (a window's, on its render thread): after the first (about 5 ms, Mesa's
+/// GLSL compiler starting) each program costs llvmpipe about 0.6 ms, and text, markers
+/// and the span are not in the first frame (BENCHMARKS.md, "Time to the first frame").
 final class ScenePrograms: Sendable {
     private let library: [String: String]
     private let made = Locked<[String: ShaderProgram]>([:])
