@@ -63,16 +63,18 @@ final class Stage {
         case .triangle: first = ["triangle.frag"]
         case .pacing: first = ["pacing.frag", "text.frag"]
         }
-        try graphics.withSharedContext { try programs.compile(first) }
-        self.programs = programs
-        contentPictures = try contents.mapValues { picture -> ContentRendering in
-            switch picture {
-            case .image(let image):
-                return ContentRendering(image: image, program: try programs.image, scaleMode: options.scaleMode)
-            case .shader(let path, _):
-                return ContentRendering(image: nil, program: try programs.program(path), scaleMode: options.scaleMode)
+        contentPictures = try graphics.withSharedContext {
+            try programs.compile(first)
+            return try contents.mapValues { picture -> ContentRendering in
+                switch picture {
+                case .image(let image):
+                    return ContentRendering(image: image, program: try programs.image, scaleMode: options.scaleMode)
+                case .shader(let path, _):
+                    return ContentRendering(image: nil, program: try programs.program(path), scaleMode: options.scaleMode)
+                }
             }
         }
+        self.programs = programs
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
                             clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,

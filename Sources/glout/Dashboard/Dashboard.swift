@@ -35,7 +35,7 @@ final class Dashboard {
     }
 
     /// Pixel sizes of the title, body and small text at `scale` pixels per point.
-    static func fontSizes(scale: Double) -> [Int] { [20.0, 13, 11].map { max(6, Int(($0 * scale).rounded())) } }
+    static func fontSizes(scale: Double) -> [Int] { GlyphAtlas.pixelSizes(points: [20, 13, 11], scale: scale) }
 
     /// Changes whenever the still part of the dashboard must be drawn again.
     var generation: UInt64 { telemetry.generation }

@@ -6,6 +6,11 @@ import WaylandOutputs
 /// texel for solid shapes, so all of the dashboard's text and graphs draw in one call.
 /// Nothing in it changes once it is made, so threads may share it (``AtlasCache``).
 final class GlyphAtlas: @unchecked Sendable {
+    /// Font sizes in points at `scale` pixels per point, as whole pixels (6 at least).
+    static func pixelSizes(points: [Double], scale: Double) -> [Int] {
+        points.map { max(6, Int(($0 * scale).rounded())) }
+    }
+
     struct Glyph {
         /// Where the glyph's bitmap is in the atlas, in texels.
         var atlasX: Int, atlasY: Int

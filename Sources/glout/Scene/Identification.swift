@@ -26,7 +26,7 @@ final class Identification {
 
     /// Pixel sizes of the label's name and details at `scale` pixels per point.
     static func labelSizes(scale: Double) -> [Int] {
-        [nameSize, detailSize].map { max(6, Int(($0 * scale).rounded())) }
+        GlyphAtlas.pixelSizes(points: [nameSize, detailSize], scale: scale)
     }
 
     /// How an output's mode reads on its label and overlay: "1280x720 @ 60 Hz".

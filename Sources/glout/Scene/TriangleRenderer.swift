@@ -37,17 +37,3 @@ final class TriangleRenderer: OutputRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 }
-
-/// --stall: work added to every frame of one output, before its GL calls (which may run
-/// one window at a time), so that they stay the output's own.
-struct FrameStall: Sendable {
-    private let microseconds: UInt32
-
-    init(milliseconds: Double = 0) {
-        microseconds = UInt32(milliseconds * 1000)
-    }
-
-    func wait() {
-        if microseconds > 0 { usleep(microseconds) }
-    }
-}
