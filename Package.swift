@@ -34,7 +34,7 @@ let package = Package(
         // Two small programs on the library alone (README's example is the first).
         .executableTarget(name: "SolidColours", dependencies: ["WaylandOutputs", "CGLES"], path: "Examples/SolidColours"),
         .executableTarget(name: "OutputClock", dependencies: ["WaylandOutputs", "CGLES"], path: "Examples/OutputClock"),
-        .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs"]),
+        .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs", "CWayland"]),
         .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
         // Runs the built glout, and the library on its own, against real compositors.
         .testTarget(name: "IntegrationTests",

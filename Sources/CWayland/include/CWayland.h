@@ -23,6 +23,7 @@
 // return the interface descriptions that wl_registry_bind needs.
 const struct wl_interface *cw_wl_compositor_interface(void);
 const struct wl_interface *cw_wl_output_interface(void);
+const struct wl_interface *cw_wl_surface_interface(void);
 const struct wl_interface *cw_wl_seat_interface(void);
 const struct wl_interface *cw_xdg_wm_base_interface(void);
 const struct wl_interface *cw_zxdg_output_manager_v1_interface(void);
@@ -32,5 +33,12 @@ const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void);
 const struct wl_interface *cw_zwp_virtual_keyboard_manager_v1_interface(void);
+
+// wl_surface v6's preferred_buffer_scale and preferred_buffer_transform (libwayland 1.22):
+// Swift cannot name members an older header lacks, so C sets them where this header has
+// them; with an older header the listener covers wl_surface up to version 5.
+void cw_wl_surface_listener_set_preferred_buffer(struct wl_surface_listener *listener,
+                                                void (*scale)(void *, struct wl_surface *, int32_t),
+                                                void (*transform)(void *, struct wl_surface *, uint32_t));
 
 #endif

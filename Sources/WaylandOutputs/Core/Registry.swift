@@ -32,9 +32,11 @@ final class Registry: ProxyOwner {
     /// A global disappeared; the closure runs before anything bound to it is released.
     var globalRemoved: ((UInt32) -> Void)?
 
-    /// Versions this library is written for: it binds min(offered, highest).
+    /// Versions this library is written for: it binds min(offered, highest, libwayland's).
+    /// wl_compositor 6 brings wl_surface's preferred buffer scale and transform, where this
+    /// libwayland has them; otherwise 4, as on libwayland 1.21.
     static let highestVersions: [String: UInt32] = [
-        "wl_compositor": 4, "wl_output": 4, "wl_seat": 7, "xdg_wm_base": 5,
+        "wl_compositor": OutputSurface.surfaceVersion >= 6 ? 6 : 4, "wl_output": 4, "wl_seat": 7, "xdg_wm_base": 5,
         "zxdg_output_manager_v1": 3, "wp_presentation": 1, "wp_viewporter": 1,
         "wp_fractional_scale_manager_v1": 1, "zwlr_output_manager_v1": 2,
     ]
@@ -62,9 +64,12 @@ final class Registry: ProxyOwner {
         wl_registry_destroy(registry)
     }
 
-    /// Binds a global (wl_registry.bind) at min(offered, our highest) version.
+    /// Binds a global (wl_registry.bind) at min(offered, our highest) version, and never
+    /// above the version the interface description has (libwayland's own, for the core
+    /// protocol): a newer event would reach a libwayland that cannot decode it.
     func bind(_ global: Global, interface: UnsafePointer<wl_interface>) -> (OpaquePointer, UInt32) {
-        let version = min(global.version, Registry.highestVersions[global.interface] ?? 1)
+        let known = UInt32(max(1, interface.pointee.version))
+        let version = min(global.version, Registry.highestVersions[global.interface] ?? 1, known)
         let proxy = wl_registry_bind(registry, global.name, interface, version)!
         return (OpaquePointer(proxy), version)
     }
@@ -132,16 +137,16 @@ final class Registry: ProxyOwner {
         globalRemoved?(name)
     }
 
-    private static let listener = ListenerTable(wl_registry_listener(
-        global: { data, _, name, interface, version in
+    static let listener = ListenerTable(wl_registry_listener()) {
+        $0.global = { data, _, name, interface, version in
             let registry = owner(data, as: Registry.self)
             registry.announce(Global(name: name, interface: String(cString: interface!), version: version,
                                      announced: MonotonicClock.now()))
-        },
-        global_remove: { data, _, name in
+        }
+        $0.global_remove = { data, _, name in
             owner(data, as: Registry.self).remove(name)
         }
-    ))
+    }
 
     private static let presentationListener = ListenerTable(wp_presentation_listener(
         clock_id: { data, _, clock in owner(data, as: Registry.self).presentationClock = clock }

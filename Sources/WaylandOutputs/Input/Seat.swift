@@ -65,13 +65,13 @@ final class Seat: ProxyOwner {
         }
     }
 
-    private static let seatListener = ListenerTable(wl_seat_listener(
-        capabilities: { data, _, capabilities in owner(data, as: Seat.self).setCapabilities(capabilities) },
-        name: { _, _, _ in }
-    ))
+    static let seatListener = ListenerTable(wl_seat_listener()) {
+        $0.capabilities = { data, _, capabilities in owner(data, as: Seat.self).setCapabilities(capabilities) }
+        $0.name = { _, _, _ in }
+    }
 
-    private static let keyboardListener = ListenerTable(wl_keyboard_listener(
-        keymap: { data, _, format, fd, size in
+    static let keyboardListener = ListenerTable(wl_keyboard_listener()) {
+        $0.keymap = { data, _, format, fd, size in
             let seat = owner(data, as: Seat.self)
             guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
                 close(fd)
@@ -79,74 +79,74 @@ final class Seat: ProxyOwner {
             }
             seat.keyboardState = KeyboardState.fromDescriptor(fd, size: size)
             seat.log.debug("keyboard: keymap of \(size) bytes " + (seat.keyboardState == nil ? "refused" : "ready"))
-        },
-        enter: { data, _, _, surface, _ in
+        }
+        $0.enter = { data, _, _, surface, _ in
             let seat = owner(data, as: Seat.self)
             seat.keyboardFocus = seat.directory.output(of: surface)
-        },
-        leave: { data, _, _, _ in owner(data, as: Seat.self).keyboardFocus = nil },
-        key: { data, _, _, _, key, state in
+        }
+        $0.leave = { data, _, _, _ in owner(data, as: Seat.self).keyboardFocus = nil }
+        $0.key = { data, _, _, _, key, state in
             let seat = owner(data, as: Seat.self)
             guard let keyboard = seat.keyboardState else { return }
             let (keysym, text) = keyboard.describe(key: key)
             seat.emit(.key(outputID: seat.keyboardFocus, keysym: keysym, text: text,
                            pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue))
-        },
-        modifiers: { data, _, _, depressed, latched, locked, group in
+        }
+        $0.modifiers = { data, _, _, depressed, latched, locked, group in
             owner(data, as: Seat.self).keyboardState?.updateModifiers(depressed: depressed, latched: latched,
                                                                       locked: locked, group: group)
-        },
-        repeat_info: { _, _, _, _ in }
-    ))
+        }
+        $0.repeat_info = { _, _, _, _ in }
+    }
 
-    private static let pointerListener = ListenerTable(wl_pointer_listener(
-        enter: { data, _, _, surface, x, y in
+    static let pointerListener = ListenerTable(wl_pointer_listener()) {
+        $0.enter = { data, _, _, surface, x, y in
             let seat = owner(data, as: Seat.self)
             seat.pointerFocus = seat.directory.output(of: surface)
             seat.emit(.pointer(outputID: seat.pointerFocus, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-        },
-        leave: { data, _, _, _ in
+        }
+        $0.leave = { data, _, _, _ in
             let seat = owner(data, as: Seat.self)
             seat.pointerFocus = nil
             seat.emit(.pointer(outputID: nil, x: 0, y: 0))
-        },
-        motion: { data, _, _, x, y in
+        }
+        $0.motion = { data, _, _, x, y in
             let seat = owner(data, as: Seat.self)
             seat.emit(.pointer(outputID: seat.pointerFocus, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-        },
-        button: { data, _, _, _, button, state in
+        }
+        $0.button = { data, _, _, _, button, state in
             let seat = owner(data, as: Seat.self)
             seat.emit(.button(outputID: seat.pointerFocus, button: button,
                               pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
-        },
-        axis: { _, _, _, _, _ in },
-        frame: { _, _ in },
-        axis_source: { _, _, _ in },
-        axis_stop: { _, _, _, _ in },
-        axis_discrete: { _, _, _, _ in },
-        axis_value120: { _, _, _, _ in }
-    ))
+        }
+        $0.axis = { _, _, _, _, _ in }
+        $0.frame = { _, _ in }
+        $0.axis_source = { _, _, _ in }
+        $0.axis_stop = { _, _, _, _ in }
+        $0.axis_discrete = { _, _, _, _ in }
+        $0.axis_value120 = { _, _, _, _ in }
+    }
 
-    private static let touchListener = ListenerTable(wl_touch_listener(
-        down: { data, _, _, _, surface, id, x, y in
+    static let touchListener = ListenerTable(wl_touch_listener()) {
+        $0.down = { data, _, _, _, surface, id, x, y in
             let seat = owner(data, as: Seat.self)
             // A touch on a surface that is not a window's belongs to no output; skip it.
             guard let output = seat.directory.output(of: surface) else { return }
             seat.touches.down(id: id, outputID: output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
-        },
-        up: { data, _, _, _, id in owner(data, as: Seat.self).touches.up(id: id) },
-        motion: { data, _, _, id, x, y in
+        }
+        $0.up = { data, _, _, _, id in owner(data, as: Seat.self).touches.up(id: id) }
+        $0.motion = { data, _, _, id, x, y in
             owner(data, as: Seat.self).touches.motion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
-        },
-        frame: { data, _ in
+        }
+        $0.frame = { data, _ in
             let seat = owner(data, as: Seat.self)
             if let points = seat.touches.frame() { seat.emit(.touches(points)) }
-        },
-        cancel: { data, _ in
+        }
+        $0.cancel = { data, _ in
             let seat = owner(data, as: Seat.self)
             seat.emit(.touches(seat.touches.cancel()))
-        },
-        shape: { _, _, _, _, _ in },
-        orientation: { _, _, _, _ in }
-    ))
+        }
+        $0.shape = { _, _, _, _, _ in }
+        $0.orientation = { _, _, _, _ in }
+    }
 }

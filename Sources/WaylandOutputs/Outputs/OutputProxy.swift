@@ -42,23 +42,23 @@ final class OutputProxy: ProxyOwner {
         if let output = state.apply(event) { published?(output) }
     }
 
-    private static let outputListener = ListenerTable(wl_output_listener(
-        geometry: { data, _, _, _, pw, ph, subpixel, make, model, transform in
+    static let outputListener = ListenerTable(wl_output_listener()) {
+        $0.geometry = { data, _, _, _, pw, ph, subpixel, make, model, transform in
             owner(data, as: OutputProxy.self).handle(.geometry(
                 physicalWidth: pw, physicalHeight: ph, subpixel: subpixel,
                 make: make.map { String(cString: $0) } ?? "", model: model.map { String(cString: $0) } ?? "",
                 transform: transform))
-        },
-        mode: { data, _, flags, width, height, refresh in
+        }
+        $0.mode = { data, _, flags, width, height, refresh in
             owner(data, as: OutputProxy.self).handle(.mode(flags: flags, width: width, height: height, refresh: refresh))
-        },
-        done: { data, _ in owner(data, as: OutputProxy.self).handle(.done) },
-        scale: { data, _, factor in owner(data, as: OutputProxy.self).handle(.scale(factor)) },
-        name: { data, _, name in owner(data, as: OutputProxy.self).handle(.name(String(cString: name!))) },
-        description: { data, _, text in
+        }
+        $0.done = { data, _ in owner(data, as: OutputProxy.self).handle(.done) }
+        $0.scale = { data, _, factor in owner(data, as: OutputProxy.self).handle(.scale(factor)) }
+        $0.name = { data, _, name in owner(data, as: OutputProxy.self).handle(.name(String(cString: name!))) }
+        $0.description = { data, _, text in
             owner(data, as: OutputProxy.self).handle(.description(String(cString: text!)))
         }
-    ))
+    }
 
     private static let xdgListener = ListenerTable(zxdg_output_v1_listener(
         logical_position: { data, _, x, y in owner(data, as: OutputProxy.self).handle(.logicalPosition(x: x, y: y)) },

@@ -79,7 +79,7 @@ final class DisplayLink: ProxyOwner {
         if timing.callbackArrived(now: MonotonicClock.now(), time: time) { onResume?() }
     }
 
-    private static let listener = ListenerTable(wl_callback_listener(
-        done: { data, _, time in owner(data, as: DisplayLink.self).fired(time: time) }
-    ))
+    static let listener = ListenerTable(wl_callback_listener()) {
+        $0.done = { data, _, time in owner(data, as: DisplayLink.self).fired(time: time) }
+    }
 }

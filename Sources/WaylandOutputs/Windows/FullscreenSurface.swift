@@ -123,7 +123,9 @@ public final class FullscreenSurface {
         return Placement(enteredOutputs: surface.entered.map { names[$0] ?? "?" },
                          configuredSize: surface.configuredSize ?? .zero, bufferSize: scaling.bufferSize,
                          bufferScale: scaling.bufferScale, viewportDestination: scaling.destination,
-                         coversOutput: points == output.logicalFrame.size)
+                         coversOutput: points == output.logicalFrame.size,
+                         preferredBufferScale: surface.preferredBufferScale,
+                         preferredBufferTransform: surface.preferredBufferTransform.flatMap { OutputTransform(rawValue: Int32(bitPattern: $0)) })
     }
 
     /// The wl_surface, for frame callbacks and presentation feedback.
@@ -233,11 +235,11 @@ public final class FullscreenSurface {
     }
 
     private func plan(_ proposed: Size?) -> RenderTarget {
-        let whole = RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
-                                            renderSize: renderSizeIgnored ? nil : options.renderSize, scaleMode: options.scaleMode)
+        let whole = RenderTarget.fullscreen(on: output, proposed: proposed, bufferScale: surface.preferredBufferScale,
+                                            fractionalScale: surface.preferredScale, renderSize: renderSizeIgnored ? nil : options.renderSize, scaleMode: options.scaleMode)
         guard isDraft else { return whole }
-        return RenderTarget.fullscreen(on: output, proposed: proposed, fractionalScale: surface.preferredScale,
-                                       renderSize: RenderTarget.draftSize(of: whole.pixelSize), scaleMode: .stretch)
+        return RenderTarget.fullscreen(on: output, proposed: proposed, bufferScale: surface.preferredBufferScale,
+                                       fractionalScale: surface.preferredScale, renderSize: RenderTarget.draftSize(of: whole.pixelSize), scaleMode: .stretch)
     }
 }
 
@@ -256,14 +258,23 @@ public struct Placement: Sendable, Equatable {
     public var viewportDestination: Size?
     /// Whether that buffer, in points, is exactly the output's logical size.
     public var coversOutput: Bool
+    /// What the compositor said the buffer should be (wl_surface v6 preferred_buffer_scale
+    /// and preferred_buffer_transform; nil where it has not said, or binds an older
+    /// wl_compositor). The buffer follows the scale where no fractional scale is offered;
+    /// the picture is drawn upright and the compositor turns it, whatever the transform.
+    public var preferredBufferScale: Int32?
+    public var preferredBufferTransform: OutputTransform?
 
     public init(enteredOutputs: [String] = [], configuredSize: Size = .zero, bufferSize: Size = .zero,
-                bufferScale: Int32 = 1, viewportDestination: Size? = nil, coversOutput: Bool = false) {
+                bufferScale: Int32 = 1, viewportDestination: Size? = nil, coversOutput: Bool = false,
+                preferredBufferScale: Int32? = nil, preferredBufferTransform: OutputTransform? = nil) {
         self.enteredOutputs = enteredOutputs
         self.configuredSize = configuredSize
         self.bufferSize = bufferSize
         self.bufferScale = bufferScale
         self.viewportDestination = viewportDestination
         self.coversOutput = coversOutput
+        self.preferredBufferScale = preferredBufferScale
+        self.preferredBufferTransform = preferredBufferTransform
     }
 }

@@ -65,10 +65,13 @@ public struct RenderTarget: Sendable, Equatable {
 
     /// The buffer for a fullscreen surface on `output`, given the logical size the last
     /// configure proposed (empty or nil: the compositor leaves it to the client, as sway's
-    /// first configure does; then the output's logical size is used), the fractional
-    /// scale the compositor prefers, and the render size the application asked for.
-    public static func fullscreen(on output: Output, proposed: Size?, fractionalScale: UInt32? = nil,
-                                  renderSize: Size? = nil, scaleMode: ScaleMode = .fit) -> RenderTarget {
+    /// first configure does; then the output's logical size is used), the integer buffer
+    /// scale the compositor prefers for the surface (wl_surface.preferred_buffer_scale; nil:
+    /// the output's scale), the fractional scale it prefers (which wins where given), and
+    /// the render size the application asked for.
+    public static func fullscreen(on output: Output, proposed: Size?, bufferScale: Int32? = nil,
+                                  fractionalScale: UInt32? = nil, renderSize: Size? = nil,
+                                  scaleMode: ScaleMode = .fit) -> RenderTarget {
         let scale = max(1, output.scale)
         var size = proposed ?? .zero
         if size.isEmpty { size = output.logicalFrame.size }
@@ -77,7 +80,7 @@ public struct RenderTarget: Sendable, Equatable {
             size = Size(width: pixels.width / scale, height: pixels.height / scale)
         }
         return RenderTarget(output: output, scaling: .plan(
-            logicalSize: Size(width: max(1, size.width), height: max(1, size.height)), scale: scale,
+            logicalSize: Size(width: max(1, size.width), height: max(1, size.height)), scale: max(1, bufferScale ?? scale),
             fractionalScale: fractionalScale, renderSize: renderSize, mode: scaleMode))
     }
 }

@@ -29,6 +29,10 @@ final class OutputSurface: ProxyOwner {
     /// wp_fractional_scale_v1 and its last preferred_scale (120ths), where offered.
     private var fractionalScaleObject: OpaquePointer?
     private(set) var preferredScale: UInt32?
+    /// wl_surface v6: the integer scale and the transform the compositor would like the
+    /// buffer to have (preferred_buffer_scale, preferred_buffer_transform), once sent.
+    private(set) var preferredBufferScale: Int32?
+    private(set) var preferredBufferTransform: UInt32?
 
     /// Creates the surface objects, asks for fullscreen on `output` and makes the initial
     /// bufferless commit that starts the configure sequence.
@@ -116,20 +120,31 @@ final class OutputSurface: ProxyOwner {
         wl_surface_destroy(surface)
     }
 
-    private static let surfaceListener = ListenerTable(wl_surface_listener(
-        enter: { data, _, output in
+    static let surfaceListener = ListenerTable(wl_surface_listener()) {
+        $0.enter = { data, _, output in
             let surface = owner(data, as: OutputSurface.self)
             guard let output else { return }
             surface.entered.append(output)
             surface.onEnter?(output)
             surface.onOutputsChanged?()
-        },
-        leave: { data, _, output in
+        }
+        $0.leave = { data, _, output in
             let surface = owner(data, as: OutputSurface.self)
             surface.entered.removeAll { $0 == output }
             surface.onOutputsChanged?()
         }
-    ))
+        // wl_surface v6, where this libwayland's header has it: ``surfaceVersion`` follows.
+        cw_wl_surface_listener_set_preferred_buffer(
+            &$0,
+            { data, _, factor in owner(data, as: OutputSurface.self).preferredBufferScale = factor },
+            { data, _, transform in owner(data, as: OutputSurface.self).preferredBufferTransform = transform }
+        )
+    }
+
+    /// The highest wl_surface version this listener handles every event of: 6 where
+    /// libwayland has preferred_buffer_scale and _transform (1.22), else 5. wl_compositor is
+    /// bound no higher (a surface has its compositor's version).
+    static var surfaceVersion: UInt32 { surfaceListener.coveredVersion(of: cw_wl_surface_interface()) }
 
     private static let fractionalListener = ListenerTable(wp_fractional_scale_v1_listener(
         preferred_scale: { data, _, scale in owner(data, as: OutputSurface.self).preferredScale = scale }

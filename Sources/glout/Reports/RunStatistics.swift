@@ -38,6 +38,10 @@ struct RunStatistics: Encodable {
         var covers_output: Bool
         /// On the output it belongs to and covering it.
         var fullscreen_on_own_output: Bool
+        /// wl_surface v6's preferred_buffer_scale and preferred_buffer_transform (absent
+        /// where the compositor sent none).
+        var preferred_buffer_scale: Int32?
+        var preferred_buffer_transform: String?
 
         init(_ placement: WaylandOutputs.Placement, output: Output) {
             entered = placement.enteredOutputs
@@ -48,6 +52,8 @@ struct RunStatistics: Encodable {
             (viewport_width, viewport_height) = (placement.viewportDestination?.width, placement.viewportDestination?.height)
             covers_output = placement.coversOutput
             fullscreen_on_own_output = placement.coversOutput && placement.enteredOutputs == [output.name]
+            preferred_buffer_scale = placement.preferredBufferScale
+            preferred_buffer_transform = placement.preferredBufferTransform?.description
         }
     }
 
