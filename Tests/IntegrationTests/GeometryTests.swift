@@ -85,7 +85,8 @@ final class GeometryTests: IntegrationTestCase {
             let line = listing.split(separator: "\n").first { $0.contains("(current)") }
             return line.map { $0.trimmingCharacters(in: .whitespaces) } ?? "no current mode in \(listing)"
         }
-        XCTAssertEqual(try currentMode(), "1280x720 px, 60.000000 Hz (current)")
+        let original = Stack.current.phocStartMode
+        XCTAssertEqual(try currentMode(), original)
         for ending in ["the duration", "SIGTERM"] {
             let glout = try phoc.glout(["run", "--set-mode", "HEADLESS-1=1024x768@60", "--frozen", "1",
                                         "--duration", ending == "SIGTERM" ? "600" : "\(Int(Timing.promise(15)))"])
@@ -103,7 +104,7 @@ final class GeometryTests: IntegrationTestCase {
             let finished = glout.wait()
             XCTAssertEqual(finished.status, 0, finished.stderr)
             XCTAssertTrue(finished.stderr.contains("restored the original mode of HEADLESS-1"), finished.stderr)
-            XCTAssertEqual(try currentMode(), "1280x720 px, 60.000000 Hz (current)", "after \(ending)")
+            XCTAssertEqual(try currentMode(), original, "after \(ending)")
         }
     }
 
@@ -111,6 +112,9 @@ final class GeometryTests: IntegrationTestCase {
         // sway 1.7 describes its headless outputs to wlr-output-management as off with no
         // mode; glout must refuse to build a configuration on that (it would turn the
         // outputs off), say so, and draw at the size asked for through the viewporter.
+        guard !Stack.current.swaySetsHeadlessModes else {
+            throw XCTSkip("sway 1.10 switches headless modes (the matrix checks it); nothing of Debian 13's refuses them this way")
+        }
         let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
         let glout = try sway.glout(["run", "--set-mode", "HEADLESS-1=1024x768@60", "--frozen", "1", "--duration", "60"])
         try sway.waitForGlout(on: ["HEADLESS-1"])

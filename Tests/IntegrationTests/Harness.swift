@@ -187,6 +187,8 @@ final class Child {
 final class Compositor {
     let environment: [String: String]
     let folder: String
+    /// The Debian 13 root the compositor runs in (nil: this machine's own).
+    let root: String?
 
     private init(_ arguments: [String]) throws {
         let child = try Child("/bin/bash", [Paths.compositorScript] + arguments)
@@ -201,6 +203,7 @@ final class Compositor {
         }
         folder = values["GLOUT_COMPOSITOR_DIR"] ?? ""
         values["GLOUT_COMPOSITOR_DIR"] = nil
+        root = values.removeValue(forKey: "GLOUT_COMPOSITOR_ROOT")
         environment = values
         let log = URL(fileURLWithPath: folder).appendingPathComponent("log")
         let label = "\(arguments.first ?? "compositor") (pid \(values["COMPOSITOR_PID"] ?? "?")) log, \(log.path)"
@@ -213,6 +216,11 @@ final class Compositor {
     /// (--no-scanout): while sway 1.7 scans a fullscreen client's buffer out, its
     /// screencopy captures a stale frame, and glout's still pictures commit nothing new.
     static func sway(_ modes: [String], scale: Int? = nil) throws -> Compositor {
+        try sway(modes, scale: scale.map { "\($0)" })
+    }
+
+    /// A fractional `scale` ("1.5"): sway 1.10 offers wp_fractional_scale_v1.
+    static func sway(_ modes: [String], scale: String?) throws -> Compositor {
         try Compositor(["sway", "--no-scanout", "--outputs", modes.joined(separator: ",")]
                        + (scale.map { ["--scale", "\($0)"] } ?? []))
     }
@@ -256,6 +264,11 @@ final class Compositor {
         try Compositor(["kwin", "--outputs", "\(outputs)", "--size", size, "--scale", scale])
     }
 
+    /// Headless labwc (Debian 13's) with `outputs` outputs of 1280x720.
+    static func labwc(outputs: Int = 2) throws -> Compositor {
+        try Compositor(["labwc", "--outputs", "\(outputs)"])
+    }
+
     /// Headless phoc with `outputs` outputs of 1280x720@60, which a client can switch to
     /// another mode, or off and on, through wlr-output-management (sway 1.7 cannot do
     /// that for headless outputs).
@@ -284,6 +297,30 @@ final class Compositor {
             throw HarnessError("\(name) \(arguments.joined(separator: " ")) failed (\(finished.status)): \(finished.stderr)")
         }
         return finished
+    }
+
+    /// A fresh folder that the compositor's own tools (``ownTool(_:in:)``) can write to: in
+    /// its root's /tmp for Debian 13's. Returns its path here and there.
+    func sharedFolder() -> (here: URL, there: String) {
+        guard let root else {
+            let folder = Paths.temporaryFolder()
+            return (folder, folder.path)
+        }
+        let there = "/tmp/glout-test-\(UUID().uuidString)"
+        let here = URL(fileURLWithPath: root + there)
+        try? FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+        return (here, there)
+    }
+
+    /// Runs `command` (sh -c) with the compositor's own distribution's tools, connected to
+    /// it, in `directory` (a path there: see ``sharedFolder()``). For a tool that must match
+    /// its compositor: weston 14 answers only weston 14's screenshooter.
+    func ownTool(_ command: String, in directory: String) throws -> Finished {
+        let script = "cd '\(directory)' && exec \(command)"
+        guard let root else { return try Child("/bin/sh", ["-c", script], environment: environment).wait() }
+        let runtime = String(environment["XDG_RUNTIME_DIR", default: ""].dropFirst(root.count))
+        return try Child("/usr/sbin/chroot", [root, "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(runtime)",
+                                              "WAYLAND_DISPLAY=\(environment["WAYLAND_DISPLAY"] ?? "")", "/bin/sh", "-c", script]).wait()
     }
 
     /// The headless sway a nested one runs in.
@@ -370,6 +407,60 @@ final class Compositor {
                 let next = try screenshot(output)
                 if !next.isUniform && (next == previous || !frozen) { break }
                 previous = next
+            }
+        }
+    }
+}
+
+/// A sway whose outputs can be unplugged and plugged while glout runs. On Debian 12 it is a
+/// nested sway inside a headless one (sway 1.7 cannot unplug a headless output): its
+/// outputs WL-1, WL-2... are windows of the parent, and closing one there unplugs it. On
+/// Debian 13 it is a headless sway 1.10, which unplugs HEADLESS-N itself.
+final class HotplugRig {
+    /// The compositor glout runs under.
+    let compositor: Compositor
+    private let parent: Compositor?
+
+    init(outputs: Int = 2) throws {
+        if Stack.current.swayUnplugs {
+            parent = nil
+            compositor = try Compositor.sway(Array(repeating: "800x600@60", count: outputs))
+        } else {
+            let parent = try Compositor.sway(["1600x600@60"])
+            self.parent = parent
+            compositor = try Compositor.nested(inside: parent, outputs: outputs)
+        }
+    }
+
+    /// The name of the n-th output the compositor made (1-based): the first ones, then one
+    /// more for each ``plug()``.
+    func name(_ n: Int) -> String { parent == nil ? "HEADLESS-\(n)" : "WL-\(n)" }
+
+    /// Removes an output: clients see wl_registry.global_remove.
+    func unplug(_ name: String) throws {
+        if let parent {
+            try HotplugRig.closeWindow(of: name, in: parent)
+        } else {
+            _ = try compositor.swaymsg("output", name, "unplug")
+        }
+    }
+
+    /// Adds an output (`swaymsg create_output`), named ``name(_:)`` of the next number.
+    func plug() throws {
+        _ = try compositor.swaymsg("create_output")
+    }
+
+    /// Closes the parent's window of a nested output: the child removes that wl_output.
+    /// The parent matches the window only once it is mapped, a moment after the child
+    /// made the output, so this retries until it does.
+    private static func closeWindow(of name: String, in parent: Compositor) throws {
+        let deadline = Date().addingTimeInterval(Timing.patience)
+        while true {
+            do {
+                _ = try parent.swaymsg("[title=\"^wlroots - \(name)$\"] kill")
+                return
+            } catch where Date() < deadline {
+                usleep(50_000)
             }
         }
     }

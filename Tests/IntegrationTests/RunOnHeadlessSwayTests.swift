@@ -13,8 +13,8 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         let first = outputs[0], second = outputs[1]
         XCTAssertEqual(first["primary"] as? Bool, true)
         XCTAssertEqual(second["primary"] as? Bool, false)
-        XCTAssertEqual(first["make"] as? String, "headless")
-        XCTAssertEqual(first["model"] as? String, "headless")
+        XCTAssertEqual(first["make"] as? String, Stack.current.headlessMake)
+        XCTAssertEqual(first["model"] as? String, Stack.current.headlessMake)
         XCTAssertEqual(first["scale"] as? Int, 1)
         XCTAssertEqual(first["transform"] as? String, "normal")
         XCTAssertEqual(first["logical"] as? [String: Int], ["x": 0, "y": 0, "width": 1280, "height": 720])

@@ -90,12 +90,17 @@ final class SpanTests: IntegrationTestCase {
     }
 
     func test_atAFractionalScaleTheCommittedPixelsAreTheCanvasDrawnAtThatScale() throws {
-        // kwin at 1.5: 1920x1080 points per output, 2880x1620 pixels, offered through
-        // wp_fractional_scale_v1. kwin offers no screenshots: glout writes what it commits.
-        let kwin = try Compositor.kwin(outputs: 2, size: "1920x1080", scale: "1.5")
+        // Two outputs at 1.5, offered through wp_fractional_scale_v1: kwin 5.27 with 1920x1080
+        // points per output (2880x1620 pixels); sway 1.10 with 1920x1080 pixels per output
+        // (1280x720 points). kwin 6.3's --scale no longer scales its virtual outputs (they
+        // report scale 1 and a mode of the scaled size). kwin offers no screenshots, so glout
+        // writes what it commits, on both.
+        let (compositor, outputs, pixels): (Compositor, [String], [Int]) = Stack.current == .debian13
+            ? (try Compositor.sway(["1920x1080@60", "1920x1080@60"], scale: "1.5"), ["HEADLESS-1", "HEADLESS-2"], [1920, 1080])
+            : (try Compositor.kwin(outputs: 2, size: "1920x1080", scale: "1.5"), ["Virtual-0", "Virtual-1"], [2880, 1620])
         let dumps = folder.appendingPathComponent("dumps")
         try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
-        var environment = kwin.environment
+        var environment = compositor.environment
         environment["GLOUT_DUMP_FRAMES"] = dumps.path
         let span = ["--layout", "span", "--control", "none", "--frozen", "2"]
         let glout = try Child(Paths.glout, ["run", "--duration", "120"] + span, environment: environment)
@@ -111,14 +116,16 @@ final class SpanTests: IntegrationTestCase {
             func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
             return [word(16), word(20)]
         }
-        let outputs = ["Virtual-0", "Virtual-1"]
-        try waitUntil("glout commits 2880x1620 on both outputs: \(outputs.map { size($0).map(String.init(describing:)) ?? "none" })") {
-            outputs.allSatisfy { size($0) == [2880, 1620] }
+        try waitUntil("glout commits \(pixels) on both outputs: \(outputs.map { size($0).map(String.init(describing:)) ?? "none" })") {
+            outputs.allSatisfy { size($0) == pixels }
         }
-        let (whole, places) = try canvas(kwin, Array(span.dropFirst(2)) + ["--canvas-scale", "1.5"])
+        let (whole, places) = try canvas(compositor, Array(span.dropFirst(2)) + ["--canvas-scale", "1.5"])
         for name in outputs {
             let place = try XCTUnwrap(places["\(Stage.hostName) \(name)"], "the canvas does not place \(name): \(places.keys)")
-            XCTAssertEqual([place.x, place.y, place.width, place.height], [name == "Virtual-0" ? 0 : 2880, 0, 2880, 1620])
+            // The second output is 1920 points right of the first on both (scripts/compositor
+            // places sway's outputs by their modes' widths), so at 1.5 it starts at 2880.
+            XCTAssertEqual([place.x, place.y, place.width, place.height],
+                           [name == outputs[0] ? 0 : 2880, 0, pixels[0], pixels[1]])
             let committed = try loadPNG(dumps.appendingPathComponent("\(name).png").path)
             XCTAssertTrue(whole.cropped(x: place.x, y: place.y, width: place.width, height: place.height) == committed,
                           "\(name): the pixels committed at 1.5 are not its rectangle of the canvas at 1.5")
@@ -220,7 +227,8 @@ final class SpanTests: IntegrationTestCase {
         XCTAssertEqual(span["seam_offset_p99_ms"] as? Double, p99)
         for (name, entry) in outputsByName(report) {
             let landing = try XCTUnwrap(entry["landing"] as? [String: Any], "\(name): no landing summary")
-            XCTAssertEqual(landing["source"] as? String, "frame-callback", "\(name): sway 1.7 sends no presentation times")
+            // sway 1.7 sends no presentation times; sway 1.10 does.
+            XCTAssertEqual(landing["source"] as? String, Stack.current.swayPresents ? "presentation" : "frame-callback", name)
             XCTAssertGreaterThan(landing["frames"] as? Int ?? 0, name == "HEADLESS-1" ? 400 : 200, name)
         }
     }

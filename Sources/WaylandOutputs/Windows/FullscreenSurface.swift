@@ -108,7 +108,7 @@ public final class FullscreenSurface {
             surface.requestFullscreen()
             onMisplaced?(names[entered])
         }
-        surface.onOutputsChanged = { [unowned self] in onPlacementChange?() }
+        surface.onPlacementChange = { [unowned self] in onPlacementChange?() }
         screens.connection.flush()
     }
 

@@ -20,8 +20,9 @@ final class OutputSurface: ProxyOwner {
     private(set) var entered: [OpaquePointer] = []
     /// Called on wl_surface.enter with the output entered.
     var onEnter: ((OpaquePointer) -> Void)?
-    /// Called when the outputs the surface is on change (enter or leave).
-    var onOutputsChanged: (() -> Void)?
+    /// Called when the outputs the surface is on change (enter or leave), or what the
+    /// compositor prefers for its buffer.
+    var onPlacementChange: (() -> Void)?
     /// wp_viewport, made when a buffer first needs scaling by the compositor.
     private var viewport: OpaquePointer?
     private let viewporter: OpaquePointer?
@@ -31,8 +32,8 @@ final class OutputSurface: ProxyOwner {
     private(set) var preferredScale: UInt32?
     /// wl_surface v6: the integer scale and the transform the compositor would like the
     /// buffer to have (preferred_buffer_scale, preferred_buffer_transform), once sent.
-    private(set) var preferredBufferScale: Int32?
-    private(set) var preferredBufferTransform: UInt32?
+    private(set) var preferredBufferScale: Int32? { didSet { onPlacementChange?() } }
+    private(set) var preferredBufferTransform: UInt32? { didSet { onPlacementChange?() } }
 
     /// Creates the surface objects, asks for fullscreen on `output` and makes the initial
     /// bufferless commit that starts the configure sequence.
@@ -111,7 +112,7 @@ final class OutputSurface: ProxyOwner {
     /// xdg_surface, wl_surface.
     func destroy() {
         onEnter = nil
-        onOutputsChanged = nil
+        onPlacementChange = nil
         if let viewport { wp_viewport_destroy(viewport) }
         if let fractionalScaleObject { wp_fractional_scale_v1_destroy(fractionalScaleObject) }
         if let viewporter { queue.releaseWrapper(viewporter) }
@@ -126,12 +127,12 @@ final class OutputSurface: ProxyOwner {
             guard let output else { return }
             surface.entered.append(output)
             surface.onEnter?(output)
-            surface.onOutputsChanged?()
+            surface.onPlacementChange?()
         }
         $0.leave = { data, _, output in
             let surface = owner(data, as: OutputSurface.self)
             surface.entered.removeAll { $0 == output }
-            surface.onOutputsChanged?()
+            surface.onPlacementChange?()
         }
         // wl_surface v6, where this libwayland's header has it: ``surfaceVersion`` follows.
         cw_wl_surface_listener_set_preferred_buffer(
