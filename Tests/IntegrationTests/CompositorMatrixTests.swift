@@ -89,6 +89,7 @@ final class CompositorMatrixTests: IntegrationTestCase {
             print("\(entry.name): windows span the whole layout and no wl_surface.enter comes; placement is checked as such")
         }
         XCTAssertEqual(try outputNames(entry, compositor), entry.outputs, entry.name)
+        try checkProtocols(entry, compositor)
         try checkRun(entry, compositor, layout: "independent")
         try checkRun(entry, compositor, layout: "mirror")
         try checkSetMode(entry, compositor)
@@ -107,6 +108,24 @@ final class CompositorMatrixTests: IntegrationTestCase {
             XCTAssertTrue(modes.contains { $0["current"] as? Bool == true }, "\(entry.name): no current mode in \(output)")
         }
         return outputs.compactMap { $0["name"] as? String }
+    }
+
+    /// `glout protocols --json` lists what glout needs, bound, and wl_compositor at 6 where
+    /// both the compositor and glout's libwayland have it.
+    func checkProtocols(_ entry: Entry, _ compositor: Compositor) throws {
+        let finished = try compositor.glout(["protocols", "--json"]).wait()
+        XCTAssertEqual(finished.status, 0, "\(entry.name): \(finished.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: Any]
+        var globals: [String: [String: Any]] = [:]
+        for global in report?["globals"] as? [[String: Any]] ?? [] { globals[global["interface"] as? String ?? ""] = global }
+        for required in ["wl_compositor", "xdg_wm_base", "wl_output"] {
+            XCTAssertEqual(globals[required]?["used_by"] as? String, "glout", "\(entry.name): \(required)")
+        }
+        XCTAssertEqual(globals["wl_shm"]?["used_by"] as? String, "mesa", entry.name)
+        let compositorGlobal = globals["wl_compositor"] ?? [:]
+        let offered = compositorGlobal["version"] as? Int ?? 0, bound = compositorGlobal["bound_version"] as? Int ?? 0
+        // Built against libwayland 1.22 or later (Debian 13), glout takes wl_compositor 6.
+        XCTAssertEqual(bound, Stack.current == .debian13 && !Stack.hostBuilt ? min(offered, 6) : 4, "\(entry.name): \(compositorGlobal)")
     }
 
     /// `glout run`: a window per output that draws, on its own output and covering it (or,

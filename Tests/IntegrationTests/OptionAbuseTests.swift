@@ -22,6 +22,7 @@ final class OptionAbuseTests: SharedSwayTestCase {
             case "--machine", "--bezel": ["outputs", "--wall-json"]
             default: ["outputs"]
             }
+        case "protocols": ["protocols"]
         case "snapshot":
             switch option {
             case "--out": ["snapshot"]

@@ -14,6 +14,14 @@ enum Stack: String, Sendable {
         return release.contains("VERSION_ID=\"13\"") ? .debian13 : .debian12
     }()
 
+    /// Whether glout was built against a libwayland older than the compositors' (Debian
+    /// 12's 1.21 glout against Debian 13's compositors): its listeners then end at
+    /// wl_surface version 5, so it binds wl_compositor 4.
+    static var hostBuilt: Bool {
+        ProcessInfo.processInfo.environment["GLOUT_STACK"] == Stack.debian13.rawValue
+            && !((try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? "").contains("VERSION_ID=\"13\"")
+    }
+
     /// sway 1.7 never answers wp_presentation_feedback for headless outputs (a few come back
     /// discarded); sway 1.10 answers every one, with times only (refresh 0, no sequence).
     var swayPresents: Bool { self == .debian13 }

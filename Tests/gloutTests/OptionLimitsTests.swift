@@ -134,7 +134,7 @@ final class OptionLimitsTests: XCTestCase {
         case .bench(let options): scene(options.run)
         case .snapshot(let options): scene(options.run)
         case .outputs(let options): seconds(options.duration)
-        case .help, .version: break
+        case .help, .version, .protocols: break
         }
     }
 }

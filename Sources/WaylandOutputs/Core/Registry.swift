@@ -46,6 +46,35 @@ final class Registry: ProxyOwner {
         "zxdg_output_manager_v1": 1, "wp_presentation": 1, "wp_viewporter": 1,
     ]
 
+    /// The interface descriptions ``bind(_:interface:)`` is given, by name.
+    private static let interfaces: [String: @Sendable () -> UnsafePointer<wl_interface>?] = [
+        "wl_compositor": cw_wl_compositor_interface, "wl_output": cw_wl_output_interface, "wl_seat": cw_wl_seat_interface,
+        "xdg_wm_base": cw_xdg_wm_base_interface, "zxdg_output_manager_v1": cw_zxdg_output_manager_v1_interface,
+        "wp_presentation": cw_wp_presentation_interface, "wp_viewporter": cw_wp_viewporter_interface,
+        "wp_fractional_scale_manager_v1": cw_wp_fractional_scale_manager_v1_interface,
+        "zwlr_output_manager_v1": cw_zwlr_output_manager_v1_interface,
+    ]
+
+    /// Every global offered, one per interface (the highest version of any instance),
+    /// sorted by interface, with the version this library binds it at.
+    var offered: [CompositorGlobal] {
+        var highest: [String: UInt32] = [:]
+        for global in globals.values { highest[global.interface] = max(highest[global.interface] ?? 0, global.version) }
+        return highest.keys.sorted().map { interface in
+            let version = highest[interface]!
+            let bound = Registry.interfaces[interface].flatMap { description -> UInt32? in
+                guard version >= Registry.lowestVersions[interface] ?? 1, let description = description() else { return nil }
+                return Registry.version(offered: version, interface: interface, description: description)
+            }
+            return CompositorGlobal(interface: interface, version: version, boundVersion: bound)
+        }
+    }
+
+    /// min(offered, our highest, the interface description's own).
+    private static func version(offered: UInt32, interface: String, description: UnsafePointer<wl_interface>) -> UInt32 {
+        min(offered, highestVersions[interface] ?? 1, UInt32(max(1, description.pointee.version)))
+    }
+
     init(connection: Connection) {
         self.connection = connection
         registry = wl_display_get_registry(connection.display)
@@ -68,8 +97,7 @@ final class Registry: ProxyOwner {
     /// above the version the interface description has (libwayland's own, for the core
     /// protocol): a newer event would reach a libwayland that cannot decode it.
     func bind(_ global: Global, interface: UnsafePointer<wl_interface>) -> (OpaquePointer, UInt32) {
-        let known = UInt32(max(1, interface.pointee.version))
-        let version = min(global.version, Registry.highestVersions[global.interface] ?? 1, known)
+        let version = Registry.version(offered: global.version, interface: global.interface, description: interface)
         let proxy = wl_registry_bind(registry, global.name, interface, version)!
         return (OpaquePointer(proxy), version)
     }

@@ -22,6 +22,10 @@ public final class Screens {
     /// wl_output proxy to output name, readable from render threads.
     let proxyNames = ProxyNames()
 
+    /// Every global the compositor offers, with the version this library binds it at
+    /// (known after ``start()``).
+    public var globals: [CompositorGlobal] { registry.offered }
+
     /// Receives every event; set it before ``start()``.
     public var onEvent: ((ScreenEvent) -> Void)?
     /// Receives keyboard, pointer and touch input, tied to outputs. The seats are bound

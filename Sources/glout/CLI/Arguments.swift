@@ -20,6 +20,10 @@ enum LayoutMode: String, Sendable, CaseIterable {
     }
 }
 
+struct ProtocolsOptions: Equatable, Sendable {
+    var json = false
+}
+
 struct OutputsOptions: Equatable, Sendable {
     var json = false
     var primary: String?
@@ -142,6 +146,7 @@ enum Command: Equatable, Sendable {
     case help(topic: String?)
     case version
     case outputs(OutputsOptions)
+    case protocols(ProtocolsOptions)
     case run(RunOptions)
     case bench(BenchOptions)
     case snapshot(SnapshotOptions)
@@ -156,7 +161,7 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 enum Arguments {
-    static let commands = ["run", "outputs", "bench", "snapshot"]
+    static let commands = ["run", "outputs", "protocols", "bench", "snapshot"]
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -175,6 +180,8 @@ enum Arguments {
             return .version
         case "outputs":
             return try parseOutputs(Array(arguments.dropFirst()))
+        case "protocols":
+            return try parseProtocols(Array(arguments.dropFirst()))
         case "run":
             return try parseRun(Array(arguments.dropFirst()), command: "run")
         case "bench":
@@ -185,6 +192,19 @@ enum Arguments {
             if first.hasPrefix("-") { return try parseRun(arguments, command: "run") }
             throw UsageError(message: "unknown command '\(first)': the commands are \(commands.joined(separator: ", "))")
         }
+    }
+
+    private static func parseProtocols(_ arguments: [String]) throws(UsageError) -> Command {
+        var options = ProtocolsOptions()
+        var reader = OptionReader(arguments, command: "protocols")
+        while let option = try reader.next() {
+            switch option {
+            case "--help", "-h": try reader.flag(option); return .help(topic: "protocols")
+            case "--json": try reader.flag(option); options.json = true
+            default: throw reader.unknown(option)
+            }
+        }
+        return .protocols(options)
     }
 
     private static func parseOutputs(_ arguments: [String]) throws(UsageError) -> Command {

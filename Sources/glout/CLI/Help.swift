@@ -5,6 +5,7 @@ enum Help {
     static func text(for topic: String?) -> String {
         switch topic {
         case "outputs": outputs
+        case "protocols": protocols
         case "run": run
         case "bench": bench
         case "snapshot": snapshot
@@ -34,6 +35,7 @@ enum Help {
     Commands:
       run        fill every output with a fullscreen GLES picture (the default)
       outputs    list the outputs as the compositor describes them
+      protocols  list the compositor's globals and which of them glout uses
       bench      measure the frame pacing of every output
       snapshot   write one frame per output as a PNG, drawn offscreen
       help CMD   show the options of CMD
@@ -72,6 +74,18 @@ enum Help {
       --bezel [NAME=]B
                       with --wall-json, the bezels, as run takes them
       -h, --help      show this help
+    """
+
+    static let protocols = """
+    Usage: glout protocols [--json]
+
+    Lists every global the compositor offers (wl_registry), by interface, with
+    the highest version offered, the version glout binds it at (- where glout
+    does not use it; Mesa where Mesa's EGL binds it), and what glout uses it for.
+
+    Options:
+      --json      print JSON instead (schema in docs/json.md)
+      -h, --help  show this help
     """
 
     static let run = """

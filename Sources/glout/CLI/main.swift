@@ -38,6 +38,8 @@ do {
         print("glout \(Help.version)")
     case .outputs(let options):
         try OutputsCommand.run(options, log: log)
+    case .protocols(let options):
+        try ProtocolsCommand.run(options, log: log)
     case .run(let options):
         try RunCommand(options: options, log: log).run()
     case .bench(let options):
