@@ -2,16 +2,52 @@
 """The tables of BENCHMARKS.md's pacing section, from the JSON reports bench/pacing.sh
 keeps in bench/results/ (so the tables always say what the reports say).
 
-    bench/tables.py            every table
-    bench/tables.py a stall    only those configurations
+    bench/tables.py                         every table (Debian 12)
+    bench/tables.py a stall                 only those configurations
+    bench/tables.py --stack debian-13 ...   the same from bench/results/debian-13/
+                                            (or debian-13-built/)
+    bench/tables.py stacks                  the three stacks of bench/pacing.sh --stacks
+                                            side by side, per configuration and output
 """
 import json, os, sys
 
-root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+root = results
 
-def load(name):
-    with open(os.path.join(root, name + ".json")) as f:
+def load(name, folder=None):
+    with open(os.path.join(folder or root, name + ".json")) as f:
         return json.load(f)
+
+STACKS = [("", "glout built on Debian 12 (Mesa 22.3), sway 1.7"),
+          ("debian-13", "the same glout, sway 1.10"),
+          ("debian-13-built", "glout built on Debian 13 (Mesa 25), sway 1.10")]
+
+def stacks_table(configs):
+    print("| config | output | " + " | ".join(label for _, label in STACKS) + " |")
+    print("| --- | --- |" + " --- |" * len(STACKS))
+    for config in configs:
+        reports = []
+        for folder, _ in STACKS:
+            try:
+                reports.append(load(config, os.path.join(results, folder)))
+            except FileNotFoundError:
+                reports.append(None)
+        names = [o["name"] for o in (reports[0] or reports[-1])["outputs"]]
+        for index, name in enumerate(names):
+            cells = []
+            for report in reports:
+                o = next((o for o in report["outputs"] if o["name"] == name), None) if report else None
+                cells.append("-" if o is None else
+                             f"{o['fps']:.1f} fps, {o['on_time_pct']:.1f}%, p99 {o['interval_periods']['p99']:.2f} T, "
+                             f"render {o['render_ms']['p50']:.1f} ms")
+            refresh = (reports[0] or reports[-1])["outputs"][index]["refresh_mhz"] / 1000
+            print(f"| {config} | {name} {refresh:g} Hz | " + " | ".join(cells) + " |")
+    print()
+    print("Process CPU per frame (independent): " + "; ".join(
+        f"{config}: " + " / ".join(
+            f"{load(config, os.path.join(results, folder))['pacing']['process_cpu_ms_per_frame']:.2f}"
+            if os.path.exists(os.path.join(results, folder, config + '.json')) else "-" for folder, _ in STACKS)
+        for config in configs) + " ms (in the order of the columns)\n")
 
 def runs(report):
     yield "independent", report
@@ -53,9 +89,15 @@ def outputs_table(configs):
                   f"{max(o['jank_pct'] for o in outs):.2f} | {p['process_cpu_ms_per_frame']:.2f} | {p['peak_rss_kb'] // 1024} |")
     print()
 
-wanted = sys.argv[1:] or ["a", "b", "c", "stall"]
+arguments = sys.argv[1:]
+if arguments[:1] == ["--stack"]:
+    root = os.path.join(results, arguments[1])
+    arguments = arguments[2:]
+wanted = arguments or ["a", "b", "c", "stall"]
 for name in wanted:
-    if name == "c":
+    if name == "stacks":
+        stacks_table(["a", "b", "c1", "c2", "c4", "c8", "stall"])
+    elif name == "c":
         outputs_table(["c1", "c2", "c4", "c8"])
     else:
         per_output(name)
