@@ -1,3 +1,6 @@
+#define _GNU_SOURCE
+#include <sys/mman.h>
+
 // Interface getters: Swift cannot take the address of extern C data (see CWayland.h).
 #include "CWayland.h"
 
@@ -5,6 +8,7 @@ const struct wl_interface *cw_wl_compositor_interface(void) { return &wl_composi
 const struct wl_interface *cw_wl_output_interface(void) { return &wl_output_interface; }
 const struct wl_interface *cw_wl_surface_interface(void) { return &wl_surface_interface; }
 const struct wl_interface *cw_wl_seat_interface(void) { return &wl_seat_interface; }
+const struct wl_interface *cw_wl_shm_interface(void) { return &wl_shm_interface; }
 const struct wl_interface *cw_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
 const struct wl_interface *cw_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
 const struct wl_interface *cw_wp_presentation_interface(void) { return &wp_presentation_interface; }
@@ -25,3 +29,6 @@ void cw_wl_surface_listener_set_preferred_buffer(struct wl_surface_listener *lis
     (void)listener; (void)scale; (void)transform;
 #endif
 }
+
+// memfd_create is declared only under _GNU_SOURCE (see CWayland.h).
+int cw_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }

@@ -25,6 +25,7 @@ const struct wl_interface *cw_wl_compositor_interface(void);
 const struct wl_interface *cw_wl_output_interface(void);
 const struct wl_interface *cw_wl_surface_interface(void);
 const struct wl_interface *cw_wl_seat_interface(void);
+const struct wl_interface *cw_wl_shm_interface(void);
 const struct wl_interface *cw_xdg_wm_base_interface(void);
 const struct wl_interface *cw_zxdg_output_manager_v1_interface(void);
 const struct wl_interface *cw_wp_presentation_interface(void);
@@ -40,5 +41,9 @@ const struct wl_interface *cw_zwp_virtual_keyboard_manager_v1_interface(void);
 void cw_wl_surface_listener_set_preferred_buffer(struct wl_surface_listener *listener,
                                                 void (*scale)(void *, struct wl_surface *, int32_t),
                                                 void (*transform)(void *, struct wl_surface *, uint32_t));
+
+// memfd_create(2) with MFD_CLOEXEC: glibc declares it only under _GNU_SOURCE, which the
+// Glibc module does not see. The memory of a window's wl_shm buffers.
+int cw_memfd_create(const char *name);
 
 #endif

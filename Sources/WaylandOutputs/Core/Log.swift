@@ -22,9 +22,41 @@ public struct Log: Sendable {
     }
 
     public func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+
+    /// Text from the compositor (a name, a description), fit to go into a log line: every
+    /// control character written out (`\n`, `\t`, `\x1b`, `\u{85}`) and the
+    /// bidirectional overrides too, so that it cannot forge lines, move a terminal's
+    /// cursor or reorder what it shows. Invalid UTF-8 was replaced by U+FFFD when the
+    /// text was read.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: \.isControlLike) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+                let hex = String(scalar.value, radix: 16)
+                escaped += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            case _ where scalar.isControlLike:
+                escaped += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
     public func info(_ message: String) { write(.info, message) }
     public func warning(_ message: String) { write(.warning, message) }
     public func error(_ message: String) { write(.error, message) }
+}
+
+private extension Unicode.Scalar {
+    /// C0 and C1 controls, DEL, and the bidirectional overrides and isolates that can make
+    /// a terminal show text in another order than it is.
+    var isControlLike: Bool {
+        properties.generalCategory == .control || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
 }
 
 /// libwayland reports some failures only through its log handler (for example the text of

@@ -49,7 +49,9 @@ final class KeyboardState {
     /// Reads the keymap wl_keyboard.keymap hands over as a file descriptor.
     static func fromDescriptor(_ fd: Int32, size: UInt32) -> KeyboardState? {
         defer { close(fd) }
-        guard size > 0, let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return nil }
+        // A keymap is tens of kilobytes; a size past 16 MiB is not one.
+        guard size > 0, size <= 16 << 20, let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED
+        else { return nil }
         defer { munmap(map, Int(size)) }
         let text = String(decoding: UnsafeRawBufferPointer(start: map, count: Int(size)).prefix { $0 != 0 }, as: UTF8.self)
         return KeyboardState(keymapText: text)
@@ -57,7 +59,7 @@ final class KeyboardState {
 
     /// The keysym and text of a wl_keyboard key code (evdev code; XKB adds 8).
     func describe(key: UInt32) -> (keysym: UInt32, text: String) {
-        let code = xkb_keycode_t(key + 8)
+        let code = xkb_keycode_t(key &+ 8)
         let keysym = xkb_state_key_get_one_sym(state, code)
         var buffer = [CChar](repeating: 0, count: 16)
         let length = xkb_state_key_get_utf8(state, code, &buffer, buffer.count)

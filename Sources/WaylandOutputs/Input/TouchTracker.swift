@@ -13,8 +13,13 @@ struct TouchTracker: Sendable {
 
     init() {}
 
+    /// The most touches tracked at once: hands have ten fingers, and a compositor that sends
+    /// downs without ups must not make the list grow without end.
+    static let maximumTouches = 32
+
     mutating func down(id: Int32, outputID: UInt32, x: Double, y: Double) {
         pending.removeAll { $0.id == id }
+        guard pending.count < TouchTracker.maximumTouches else { return }
         pending.append(TouchPoint(id: id, outputID: outputID, x: x, y: y))
         changed = true
     }

@@ -42,6 +42,10 @@ public struct Output: Sendable, Equatable, Identifiable {
         self.logicalFrame = logicalFrame
     }
 
+    /// The name fit for a log line or a terminal (``Log/printable(_:)``): a compositor
+    /// can send control characters in it.
+    public var printableName: String { Log.printable(name) }
+
     /// The mode the output shows now.
     public var currentMode: OutputMode? { modes.first { $0.isCurrent } }
     /// The mode the output prefers.

@@ -14,10 +14,14 @@ final class OutputProxy: ProxyOwner {
     var leases = 0
     var isRemoved = false
 
-    init(id: UInt32, output: OpaquePointer, version: UInt32) {
+    private let log: Log
+    private var complaints = CompositorComplaints()
+
+    init(id: UInt32, output: OpaquePointer, version: UInt32, log: Log) {
         self.id = id
         self.output = output
         self.version = version
+        self.log = log
         state = OutputState(id: id)
         wl_output_add_listener(output, OutputProxy.outputListener.pointer, userData)
     }
@@ -39,7 +43,13 @@ final class OutputProxy: ProxyOwner {
     }
 
     private func handle(_ event: OutputEvent) {
-        if let output = state.apply(event) { published?(output) }
+        let output = state.apply(event)
+        let problems = state.takeProblems()
+        if !problems.isEmpty {
+            let subject = "output " + Log.printable(output?.name ?? state.published?.name ?? state.pendingName ?? "wl_output \(id)")
+            for problem in problems { complaints.report(problem, about: subject, log: log) }
+        }
+        if let output { published?(output) }
     }
 
     static let outputListener = ListenerTable(wl_output_listener()) {

@@ -30,12 +30,20 @@ struct OutputState: Sendable {
     private struct XdgFields: Sendable {
         var position: (x: Int32, y: Int32)?
         var size: (width: Int32, height: Int32)?
+        /// The compositor sent a logical size out of range: derive it as without xdg-output.
+        var derivesSize = false
         var name: String?
         var description: String?
 
         mutating func merge(_ newer: XdgFields) {
             position = newer.position ?? position
-            size = newer.size ?? size
+            if newer.derivesSize {
+                size = nil
+                derivesSize = true
+            } else if let newerSize = newer.size {
+                size = newerSize
+                derivesSize = false
+            }
             name = newer.name ?? name
             description = newer.description ?? description
         }
@@ -43,6 +51,8 @@ struct OutputState: Sendable {
 
     private var pending: Output
     private var committed: Output?
+    /// Values out of range met since ``takeProblems()`` (see ``CompositorValues``).
+    private var problems: [CompositorValues.Problem] = []
     private var pendingXdg = XdgFields()
     private var committedXdg = XdgFields()
 
@@ -57,18 +67,38 @@ struct OutputState: Sendable {
         xdgVersion = version
     }
 
+    /// The name the compositor gave so far (wl_output.name, else xdg_output.name), if any.
+    var pendingName: String? {
+        if !pending.name.isEmpty { return pending.name }
+        return pendingXdg.name ?? committedXdg.name
+    }
+
+    /// The values out of range met since the last call, for the owner to report.
+    mutating func takeProblems() -> [CompositorValues.Problem] {
+        defer { problems.removeAll() }
+        return problems
+    }
+
+    /// The checked value; its problem, if any, is kept for ``takeProblems()``.
+    private mutating func checked<T>(_ checked: CompositorValues.Checked<T>) -> T {
+        if let problem = checked.problem { problems.append(problem) }
+        return checked.value
+    }
+
     /// Applies one event. Returns the new description when this event completes a
-    /// change (it differs from the last one published), else nil.
+    /// change (it differs from the last one published), else nil. Every value is checked
+    /// (``CompositorValues``) before it is kept.
     mutating func apply(_ event: OutputEvent) -> Output? {
         switch event {
         case let .geometry(pw, ph, subpixel, make, model, transform):
-            pending.physicalSize = Size(width: pw, height: ph)
-            pending.subpixel = Subpixel(rawValue: subpixel) ?? .unknown
+            pending.physicalSize = checked(CompositorValues.physicalSize(width: pw, height: ph))
+            pending.subpixel = checked(CompositorValues.subpixel(subpixel))
             pending.make = make
             pending.model = model
-            pending.transform = OutputTransform(rawValue: transform) ?? .normal
+            pending.transform = checked(CompositorValues.transform(transform))
         case let .mode(flags, width, height, refresh):
-            var mode = OutputMode(size: Size(width: width, height: height), refreshMilliHertz: refresh,
+            guard let size = checked(CompositorValues.mode(width: width, height: height)) else { return nil }
+            var mode = OutputMode(size: size, refreshMilliHertz: checked(CompositorValues.refresh(refresh)),
                                   isCurrent: flags & 0x1 != 0, isPreferred: flags & 0x2 != 0)
             if mode.isCurrent {
                 for i in pending.modes.indices { pending.modes[i].isCurrent = false }
@@ -80,7 +110,7 @@ struct OutputState: Sendable {
                 pending.modes.append(mode)
             }
         case .scale(let scale):
-            pending.scale = max(1, scale)
+            pending.scale = checked(CompositorValues.scale(scale))
         case .name(let name):
             pending.name = name
         case .description(let description):
@@ -91,9 +121,13 @@ struct OutputState: Sendable {
             if (xdgVersion ?? 0) >= 3 { commitXdg() }
             return publishIfComplete()
         case let .logicalPosition(x, y):
-            pendingXdg.position = (x, y)
+            if let position = checked(CompositorValues.logicalPosition(x: x, y: y)) { pendingXdg.position = (position.x, position.y) }
         case let .logicalSize(width, height):
-            pendingXdg.size = (width, height)
+            if let size = checked(CompositorValues.logicalSize(width: width, height: height)) {
+                pendingXdg.size = (size.width, size.height)
+            } else {
+                pendingXdg.derivesSize = true
+            }
         case .xdgName(let name):
             pendingXdg.name = name
         case .xdgDescription(let description):
@@ -113,9 +147,14 @@ struct OutputState: Sendable {
     private mutating func publishIfComplete() -> Output? {
         guard var output = committed else { return nil }
         if xdgVersion != nil {
-            guard let size = committedXdg.size else { return nil }
-            output.logicalFrame.width = size.width
-            output.logicalFrame.height = size.height
+            if let size = committedXdg.size {
+                output.logicalFrame.width = size.width
+                output.logicalFrame.height = size.height
+            } else if committedXdg.derivesSize {
+                output.deriveLogicalSize()
+            } else {
+                return nil
+            }
             if let position = committedXdg.position {
                 output.logicalFrame.x = position.x
                 output.logicalFrame.y = position.y
@@ -138,10 +177,11 @@ struct OutputState: Sendable {
 
 extension Output {
     /// Without xdg-output: the current mode, turned by the transform, divided by the scale.
+    /// Without a current mode, 0x0 (the window then takes the size its configure gives).
     mutating func deriveLogicalSize() {
         guard let mode = currentMode else { return }
         let size = transform.swapsAxes ? mode.size.transposed : mode.size
-        logicalFrame.width = size.width / max(1, scale)
-        logicalFrame.height = size.height / max(1, scale)
+        logicalFrame.width = max(1, size.width / max(1, scale))
+        logicalFrame.height = max(1, size.height / max(1, scale))
     }
 }

@@ -79,6 +79,14 @@ public final class Screens {
         try connection.roundtrip()
         attachXdgOutputs()
         try connection.roundtrip()
+        // An output described without its `done` (or, with xdg-output, without a logical
+        // size) is not published; say so rather than leave it out silently.
+        for proxy in proxies.values.sorted(by: { $0.id < $1.id }) where proxy.state.published == nil {
+            let name = proxy.state.pendingName.map { " (\(Log.printable($0)))" } ?? ""
+            connection.log.warning("wl_output \(proxy.id)\(name): the compositor has not completed its description "
+                                   + "(no wl_output.done\(registry.xdgOutputManager == nil ? "" : ", or no xdg-output logical size")); "
+                                   + "it is left out until it does")
+        }
     }
 
     /// Described outputs in ``ScreenOrder`` order.
@@ -154,7 +162,7 @@ public final class Screens {
 
     private func addOutput(id: UInt32, version: UInt32) {
         let (proxy, bound) = registry.bind(registry.globals[id]!, interface: cw_wl_output_interface())
-        let output = OutputProxy(id: id, output: proxy, version: bound)
+        let output = OutputProxy(id: id, output: proxy, version: bound, log: connection.log)
         output.published = { [unowned self] description in publish(description) }
         proxies[id] = output
         if let manager = registry.xdgOutputManager {

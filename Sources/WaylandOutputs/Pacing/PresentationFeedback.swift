@@ -8,6 +8,10 @@ public enum PresentationResult: Sendable, Equatable {
     case presented(time: MonotonicInstant, refresh: Duration, sequence: UInt64, flags: UInt32)
     /// Never shown.
     case discarded
+    /// Shown, says the compositor, at a time no figure may be built from (its nanoseconds
+    /// past 10⁹, its clock one this machine cannot read, seconds away from now, or earlier
+    /// than the frame before); `reason` says which.
+    case unusable(reason: String)
 }
 
 /// Requests a wp_presentation_feedback for each commit of one surface and reports the
@@ -27,7 +31,16 @@ final class PresentationFeedback {
     }
 
     private let presentation: OpaquePointer
-    private let clock: clockid_t
+    /// The compositor's clock (wp_presentation.clock_id), nil where it is not a clock
+    /// presentation times can be on (CLOCK_REALTIME, _MONOTONIC, _MONOTONIC_RAW,
+    /// _BOOTTIME, _TAI) or this machine cannot read it.
+    private let clock: clockid_t?
+    /// The last time accepted, on CLOCK_MONOTONIC, and the last sequence, to refuse
+    /// times that go backwards.
+    private var lastPresented: UInt64?
+    private var lastSequence: UInt64 = 0
+    /// Values out of range the compositor sent (refresh periods, sequences).
+    var onProblem: ((CompositorValues.Problem) -> Void)?
     private let limit: Int
     private var outstanding: [Request] = []
     private var spare: [Request] = []
@@ -42,7 +55,7 @@ final class PresentationFeedback {
     /// `presentation` is the global wp_presentation; `clockID` what its clock_id said.
     init(queue: EventQueue, presentation: OpaquePointer, clockID: UInt32, limit: Int = 8) {
         self.presentation = queue.wrapper(of: presentation)
-        self.clock = clockid_t(clockID)
+        self.clock = PresentationFeedback.readableClock(clockID)
         self.limit = limit
         outstanding.reserveCapacity(limit)
         spare = (0..<limit).map { _ in Request(owner: self) }
@@ -94,13 +107,53 @@ final class PresentationFeedback {
         onResult?(frame, result)
     }
 
-    /// A presentation time on the compositor's clock, moved to CLOCK_MONOTONIC.
-    private func monotonic(seconds: UInt64, nanoseconds: UInt32) -> UInt64 {
-        let time = seconds &* 1_000_000_000 &+ UInt64(nanoseconds)
+    /// The clock id, where presentation times can be on it and this machine reads it.
+    static func readableClock(_ id: UInt32) -> clockid_t? {
+        let known: [clockid_t] = [CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW, CLOCK_BOOTTIME, 11 /* CLOCK_TAI */]
+        let clock = clockid_t(truncatingIfNeeded: id)
+        var now = timespec()
+        guard id <= UInt32(Int32.max), known.contains(clock), clock_gettime(clock, &now) == 0 else { return nil }
+        return clock
+    }
+
+    /// A presentation time on the compositor's clock, moved to CLOCK_MONOTONIC; nil when
+    /// the clock cannot be read or the time does not fit in 64 bits of nanoseconds (the
+    /// caller tells the two apart).
+    private func monotonic(seconds: UInt64, nanoseconds: UInt32) -> UInt64? {
+        guard let clock, seconds < UInt64.max / 1_000_000_000 - 1 else { return nil }
+        let time = seconds * 1_000_000_000 + UInt64(nanoseconds)
         guard clock != CLOCK_MONOTONIC else { return time }
         // Both clocks read back to back: their offset moves by microseconds an hour.
-        let offset = Int64(bitPattern: MonotonicClock.now()) - Int64(bitPattern: MonotonicClock.read(clock))
-        return UInt64(Int64(bitPattern: time) + offset)
+        let offset = Int64(bitPattern: MonotonicClock.now()) &- Int64(bitPattern: MonotonicClock.read(clock))
+        guard time <= UInt64(Int64.max) else { return nil }
+        let (moved, overflow) = Int64(time).addingReportingOverflow(offset)
+        return overflow || moved < 0 ? nil : UInt64(moved)
+    }
+
+    /// The answer for a `presented` event, every value checked (``CompositorValues``).
+    private func presented(seconds: UInt64, nanoseconds: UInt32, refresh: UInt32, sequence: UInt64,
+                           flags: UInt32) -> PresentationResult {
+        let checked = CompositorValues.presentedTime(monotonic(seconds: seconds, nanoseconds: nanoseconds),
+                                                     nanoseconds: nanoseconds, clockKnown: clock != nil,
+                                                     arrivedAt: MonotonicClock.now(), previous: lastPresented)
+        switch checked {
+        case .failure(let reason):
+            return .unusable(reason: "\(seconds) s \(nanoseconds) ns: \(reason.rawValue)")
+        case .success(let time):
+            lastPresented = time
+            let period = CompositorValues.presentedRefresh(refresh)
+            if let problem = period.problem { onProblem?(problem) }
+            var counted = sequence
+            if sequence < lastSequence {
+                onProblem?(.init(event: "wp_presentation_feedback.presented sequence", value: "\(sequence) after \(lastSequence)",
+                                 instead: "taking it as unknown"))
+                counted = 0
+            } else {
+                lastSequence = sequence
+            }
+            return .presented(time: MonotonicInstant(nanoseconds: time), refresh: .nanoseconds(Int64(period.value)),
+                              sequence: counted, flags: flags)
+        }
     }
 
     private static let listener = ListenerTable(wp_presentation_feedback_listener(
@@ -108,9 +161,10 @@ final class PresentationFeedback {
         presented: { data, _, secondsHigh, secondsLow, nanoseconds, refresh, sequenceHigh, sequenceLow, flags in
             let request = owner(data, as: Request.self)
             let feedback = request.owner
-            let time = feedback.monotonic(seconds: UInt64(secondsHigh) << 32 | UInt64(secondsLow), nanoseconds: nanoseconds)
-            feedback.finish(request, .presented(time: MonotonicInstant(nanoseconds: time), refresh: .nanoseconds(Int64(refresh)),
-                                                sequence: UInt64(sequenceHigh) << 32 | UInt64(sequenceLow), flags: flags))
+            let result = feedback.presented(seconds: UInt64(secondsHigh) << 32 | UInt64(secondsLow), nanoseconds: nanoseconds,
+                                            refresh: refresh, sequence: UInt64(sequenceHigh) << 32 | UInt64(sequenceLow),
+                                            flags: flags)
+            feedback.finish(request, result)
         },
         discarded: { data, _ in
             let request = owner(data, as: Request.self)

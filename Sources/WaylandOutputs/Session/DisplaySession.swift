@@ -279,7 +279,7 @@ public final class DisplaySession {
             do {
                 try open(output)
             } catch {
-                configuration.log.error("output \(output.name): \(error)")
+                configuration.log.error("output \(output.printableName): \(error)")
                 emit(.windowFailed(output, error: "\(error)"))
             }
             emit(.connected(output))
@@ -331,7 +331,7 @@ public final class DisplaySession {
             }
         }
         for entry in reclaim.hidden(among: opened.values.map(\.window)) {
-            configuration.log.info("output \(entry.output.name): its window was hidden when outputs changed; opening it again")
+            configuration.log.info("output \(entry.output.printableName): its window was hidden when outputs changed; opening it again")
             entry.recreateSurface()
         }
     }

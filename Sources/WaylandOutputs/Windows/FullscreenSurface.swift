@@ -1,16 +1,17 @@
 import CGLES
 import CWayland
 
-/// A fullscreen window on one output and the EGL surface to draw into it: the
-/// wl_surface, xdg_surface and xdg_toplevel (fullscreen on the output), the
-/// wl_egl_window and the EGLSurface, with the buffer planned for the output (scale,
-/// fractional scale, render size, viewport). Set-up and teardown live here only: an
+/// A fullscreen window on one output and what it draws into: the wl_surface, xdg_surface
+/// and xdg_toplevel (fullscreen on the output), and either the wl_egl_window and its
+/// EGLSurface or, where the GPU is the CPU, a framebuffer object whose frames go into
+/// wl_shm buffers of the window's own (``Options/FramePath``), with the buffer planned for
+/// the output (scale, fractional scale, render size, viewport, the driver's limits). Set-up and teardown live here only: an
 /// ``OutputWindow`` runs one on its own thread, and a loop of your own can drive several
 /// from one thread (glout's benchmark baseline does).
 ///
 /// Make it on the thread that dispatches the connection; then use it on one thread only,
 /// the one that dispatches `queue`, where its events arrive.
-public final class FullscreenSurface {
+public final class FullscreenSurface: ProxyOwner {
     /// What the window is called and what it draws at.
     public struct Options: Sendable {
         /// xdg_toplevel.set_app_id.
@@ -30,14 +31,34 @@ public final class FullscreenSurface {
         /// ``FullscreenSurface/finishDraft()`` once it has committed the draft (an
         /// ``OutputWindow`` does). Default: false.
         public var draftFirstFrame: Bool
+        /// How frames reach the compositor. Default: ``FramePath/automatic``.
+        public var framePath: FramePath
+
+        /// How a window's frames reach the compositor.
+        public enum FramePath: Sendable, Equatable {
+            /// ``sharedMemory`` where the driver shades on the CPU
+            /// (``Graphics/rasterizesOnCPU``) and can read frames as the compositor wants
+            /// them (``Graphics/supportsSharedMemoryFrames``), else ``eglWindow``.
+            case automatic
+            /// A wl_egl_window and its EGL window surface: eglSwapBuffers commits, Mesa
+            /// keeps the buffers. A compositor that never releases them hangs or crashes
+            /// Mesa in eglSwapBuffers.
+            case eglWindow
+            /// A framebuffer object the renderer draws into, read into wl_shm buffers the
+            /// window makes, attaches and commits itself (``SharedMemoryFrames``): the same
+            /// one copy Mesa's software path makes, and a frame with no free buffer waits
+            /// instead of crashing. Needs wl_shm.
+            case sharedMemory
+        }
 
         public init(appID: String, title: String? = nil, renderSize: Size? = nil, scaleMode: ScaleMode = .fit,
-                    draftFirstFrame: Bool = false) {
+                    draftFirstFrame: Bool = false, framePath: FramePath = .automatic) {
             self.appID = appID
             self.title = title ?? appID
             self.renderSize = renderSize
             self.scaleMode = scaleMode
             self.draftFirstFrame = draftFirstFrame
+            self.framePath = framePath
         }
     }
 
@@ -67,7 +88,19 @@ public final class FullscreenSurface {
     private let names: ProxyNames
     private var eglWindow: OpaquePointer?
     private var eglSurface: EGLSurface?
+    /// The window's own buffers, where frames go through wl_shm (``Options/FramePath``).
+    private var frames: SharedMemoryFrames?
+    /// The wl_shm global, where frames go through it.
+    private let shm: OpaquePointer?
     private var closed = false
+    private let log: Log
+    private var complaints = CompositorComplaints()
+    /// Whether the wait for the first configure was reported as long.
+    private var configureWaitReported = false
+    /// ``setSwapInterval(_:)`` where frames go through wl_shm, and the frame callback of the
+    /// last commit that the next one waits for, as eglSwapInterval(1) does.
+    private var swapInterval: Int32 = 0
+    private var throttle: OpaquePointer?
 
     /// Asks for a fullscreen window on `output` (call it on the connection's main thread);
     /// ``configure(until:)`` then waits for the compositor's answer.
@@ -75,7 +108,7 @@ public final class FullscreenSurface {
                             options: Options) throws {
         try screens.requireWindowing()
         guard let lease = screens.lease(output.id) else {
-            throw WaylandError.missingGlobal(interface: "wl_output \(output.name)", required: 2, offered: nil)
+            throw WaylandError.missingGlobal(interface: "wl_output \(output.printableName)", required: 2, offered: nil)
         }
         self.init(output: output, lease: lease, ownsLease: true, screens: screens, graphics: graphics, queue: queue,
                   options: options)
@@ -86,8 +119,15 @@ public final class FullscreenSurface {
          queue: EventQueue, options: Options) {
         let registry = screens.registry
         surface = OutputSurface(queue: queue, compositor: registry.compositor!, wmBase: registry.wmBase!,
-                                output: lease.output, appID: options.appID, title: "\(options.title) — \(output.name)",
+                                output: lease.output, appID: options.appID, title: "\(options.title) — \(output.printableName)",
                                 viewporter: registry.viewporter, fractionalScaleManager: registry.fractionalScaleManager)
+        let sharedMemory = switch options.framePath {
+        case .eglWindow: false
+        case .sharedMemory: true
+        case .automatic: graphics.rasterizesOnCPU && graphics.supportsSharedMemoryFrames
+        }
+        shm = sharedMemory ? registry.shm : nil
+        log = screens.connection.log
         self.output = output
         self.lease = lease
         self.ownsLease = ownsLease
@@ -109,6 +149,8 @@ public final class FullscreenSurface {
             onMisplaced?(names[entered])
         }
         surface.onPlacementChange = { [unowned self] in onPlacementChange?() }
+        let subject = "output \(output.printableName)"
+        surface.onProblem = { [unowned self] problem in complaints.report(problem, about: subject, log: log) }
         screens.connection.flush()
     }
 
@@ -125,7 +167,7 @@ public final class FullscreenSurface {
                          bufferScale: scaling.bufferScale, viewportDestination: scaling.destination,
                          coversOutput: points == output.logicalFrame.size,
                          preferredBufferScale: surface.preferredBufferScale,
-                         preferredBufferTransform: surface.preferredBufferTransform.flatMap { OutputTransform(rawValue: Int32(bitPattern: $0)) })
+                         preferredBufferTransform: surface.preferredBufferTransform)
     }
 
     /// The wl_surface, for frame callbacks and presentation feedback.
@@ -134,22 +176,41 @@ public final class FullscreenSurface {
     /// Whether the compositor asked to close the window (xdg_toplevel.close).
     public var closeRequested: Bool { surface.closeRequested }
 
-    /// Whether the EGL surface exists (the first configure has been acknowledged).
-    public var isConfigured: Bool { eglSurface != nil }
+    /// Whether the surface can be drawn into (the first configure has been acknowledged).
+    public var isConfigured: Bool { eglSurface != nil || frames != nil }
+
+    /// Whether frames go through the window's own wl_shm buffers (``Options/FramePath``).
+    public var usesSharedMemory: Bool { shm != nil }
+
+    /// How long ``configure(until:)`` waits for the first configure before it says so (and
+    /// goes on waiting).
+    public static let configureNotice: Duration = .seconds(3)
 
     /// Dispatches `queue` until the compositor's first configure, acknowledges it, plans
     /// the buffer and makes the wl_egl_window and the EGL surface. The first buffer may
     /// only be attached after that. Returns false, having made nothing, if `shouldStop`
     /// turns true first.
     public func configure(until shouldStop: () -> Bool = { false }) throws -> Bool {
+        let started = MonotonicClock.now()
         while !surface.hasPendingConfigure {
             if shouldStop() { return false }
-            try queue.dispatch(timeout: nil)
+            try queue.dispatch(timeout: .milliseconds(250))
             queue.connection.forwardMainQueueEvents()
+            let waited = MonotonicClock.now() - started
+            if !configureWaitReported && waited >= UInt64(FullscreenSurface.configureNotice.inNanoseconds) {
+                configureWaitReported = true
+                log.warning("output \(output.printableName): the compositor has sent its window no xdg_toplevel.configure "
+                            + "in \(waited / 1_000_000_000) s; the window waits for one (the other outputs go on)")
+            }
         }
+        if configureWaitReported { log.info("output \(output.printableName): the window's first configure came") }
         target = plan(surface.acknowledgeConfigure())
         surface.apply(target.scaling)
         onPlacementChange?()
+        if let shm {
+            frames = SharedMemoryFrames(shm: shm, queue: queue)
+            return true
+        }
         guard let window = wl_egl_window_create(surface.surface, target.pixelSize.width, target.pixelSize.height) else {
             throw EGLError("wl_egl_window_create", code: EGL_BAD_NATIVE_WINDOW)
         }
@@ -182,8 +243,16 @@ public final class FullscreenSurface {
         return true
     }
 
-    /// Makes `context` current on the calling thread with this surface to draw into.
+    /// Makes `context` current on the calling thread with this surface to draw into (where
+    /// frames go through wl_shm, with no EGL surface, and the window's framebuffer object
+    /// made in it: ``target``'s framebuffer).
     public func makeCurrent(_ context: RenderContext) throws {
+        if let frames {
+            try context.makeCurrentWithoutSurface()
+            try graphics.serialized { _ = try frames.prepare(size: target.pixelSize) }
+            target.framebuffer = frames.framebuffer
+            return
+        }
         guard let eglSurface else { throw EGLError("eglMakeCurrent (the surface is not configured)", code: EGL_BAD_SURFACE) }
         let display = graphics.display
         guard graphics.serialized({ eglMakeCurrent(display, eglSurface, eglSurface, context.context) }) == EGL_TRUE else {
@@ -191,25 +260,68 @@ public final class FullscreenSurface {
         }
     }
 
-    /// eglSwapInterval for this surface, which must be current: 0 commits at once (a
-    /// display link paces), 1 waits for this surface's frame callback in each swap.
-    public func setSwapInterval(_ interval: Int32) {
-        eglSwapInterval(graphics.display, interval)
-    }
-
-    /// Commits the frame drawn into this surface (eglSwapBuffers), which must be current.
-    public func swapBuffers() throws {
-        guard let eglSurface, eglSwapBuffers(graphics.display, eglSurface) == EGL_TRUE else {
-            throw EGLError("eglSwapBuffers")
+    /// Binds the framebuffer the next frame is drawn into, at the target's size (the
+    /// window's framebuffer object is resized to it). Call it, with the context current,
+    /// before the renderer draws.
+    public func beginFrame() throws {
+        if let frames {
+            target.framebuffer = try frames.prepare(size: target.pixelSize)
+        } else {
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
         }
     }
 
-    /// Releases everything in reverse order of creation: the EGL surface (made not current
-    /// first), the wl_egl_window, then viewport, xdg_toplevel, xdg_surface and wl_surface.
+    /// Whether ``swapBuffers()`` can commit now: always with an EGL window surface; with
+    /// wl_shm buffers, when one is free (the compositor released it) or may be made.
+    public var canCommit: Bool { frames?.hasFreeBuffer(size: target.pixelSize) ?? true }
+
+    /// eglSwapInterval for this surface, which must be current: 0 commits at once (a
+    /// display link paces), 1 waits for this surface's frame callback in each swap. Where
+    /// frames go through wl_shm, the surface does the same itself (waiting at most
+    /// ``throttleLimit`` for a callback).
+    public func setSwapInterval(_ interval: Int32) {
+        if frames != nil { swapInterval = max(0, interval) } else { eglSwapInterval(graphics.display, interval) }
+    }
+
+    /// The longest a swap at interval 1 waits for the previous frame's callback, or for the
+    /// compositor to release a buffer, before it goes on (or gives the frame up).
+    public static let throttleLimit: Duration = .seconds(1)
+
+    /// Commits the frame drawn into this surface, which must be current: eglSwapBuffers,
+    /// or the framebuffer object read into a free wl_shm buffer and committed. Returns
+    /// false, having committed nothing, when no wl_shm buffer is free (see ``canCommit``).
+    @discardableResult
+    public func swapBuffers() throws -> Bool {
+        if let frames {
+            guard swapInterval > 0 else { return try frames.commit(on: surface.surface, size: target.pixelSize) }
+            // As eglSwapInterval(1): the previous frame's callback first, then a free buffer.
+            let deadline = MonotonicClock.now() + UInt64(FullscreenSurface.throttleLimit.inNanoseconds)
+            while throttle != nil && MonotonicClock.now() < deadline { try queue.dispatch(timeout: .milliseconds(20)) }
+            if let throttle { wl_callback_destroy(throttle) }
+            while !canCommit && MonotonicClock.now() < deadline { try queue.dispatch(timeout: .milliseconds(20)) }
+            guard canCommit else { return false }
+            throttle = wl_surface_frame(surface.surface)
+            wl_callback_add_listener(throttle, FullscreenSurface.throttleListener.pointer, userData)
+            return try frames.commit(on: surface.surface, size: target.pixelSize)
+        }
+        guard let eglSurface, eglSwapBuffers(graphics.display, eglSurface) == EGL_TRUE else {
+            throw EGLError("eglSwapBuffers")
+        }
+        return true
+    }
+
+    /// Releases everything in reverse order of creation: the window's buffers and
+    /// framebuffer object, or the EGL surface (made not current first) and the
+    /// wl_egl_window, then viewport, xdg_toplevel, xdg_surface and wl_surface. Call it on the
+    /// thread that draws, with its context current, so the framebuffer object goes too.
     /// Calling it again does nothing.
     public func close() {
         guard !closed else { return }
         closed = true
+        if let throttle { wl_callback_destroy(throttle) }
+        throttle = nil
+        if let frames { graphics.serialized { frames.release() } }
+        frames = nil
         if let eglSurface {
             let display = graphics.display
             graphics.serialized {
@@ -234,12 +346,33 @@ public final class FullscreenSurface {
         update()
     }
 
+    private static let throttleListener = ListenerTable(wl_callback_listener()) {
+        $0.done = { data, callback, _ in
+            let surface = owner(data, as: FullscreenSurface.self)
+            wl_callback_destroy(callback)
+            if surface.throttle == callback { surface.throttle = nil }
+        }
+    }
+
     private func plan(_ proposed: Size?) -> RenderTarget {
-        let whole = RenderTarget.fullscreen(on: output, proposed: proposed, bufferScale: surface.preferredBufferScale,
-                                            fractionalScale: surface.preferredScale, renderSize: renderSizeIgnored ? nil : options.renderSize, scaleMode: options.scaleMode)
+        var whole = RenderTarget.fullscreen(on: output, proposed: proposed, bufferScale: surface.preferredBufferScale,
+                                            fractionalScale: surface.preferredScale,
+                                            renderSize: renderSizeIgnored ? nil : options.renderSize, scaleMode: options.scaleMode)
+        // More than the driver can draw: the largest size that fits, scaled by the compositor.
+        let (limited, fitted) = whole.fitted(maximumSide: graphics.maximumBufferSide, canScale: surface.canScale)
+        if let fitted {
+            complaints.report(kind: "buffer limit", "output \(output.printableName): a buffer of \(whole.pixelSize) is more than "
+                              + "glout draws (\(graphics.maximumBufferSide) pixels a side, \(BufferLimits.maximumPixels) in all); "
+                              + "drawing at \(fitted)" + (surface.canScale ? " and letting the compositor scale it" : ""), log: log)
+            whole = limited
+        }
+        whole.framebuffer = frames?.framebuffer ?? 0
         guard isDraft else { return whole }
-        return RenderTarget.fullscreen(on: output, proposed: proposed, bufferScale: surface.preferredBufferScale,
-                                       fractionalScale: surface.preferredScale, renderSize: RenderTarget.draftSize(of: whole.pixelSize), scaleMode: .stretch)
+        var draft = RenderTarget.fullscreen(on: output, proposed: proposed, bufferScale: surface.preferredBufferScale,
+                                            fractionalScale: surface.preferredScale,
+                                            renderSize: RenderTarget.draftSize(of: whole.pixelSize), scaleMode: .stretch)
+        draft.framebuffer = whole.framebuffer
+        return draft
     }
 }
 

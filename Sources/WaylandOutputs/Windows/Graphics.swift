@@ -24,6 +24,15 @@ public final class Graphics: @unchecked Sendable {
         ["llvmpipe", "softpipe", "swrast", "Software Rasterizer"].contains { renderer.contains($0) }
     }
 
+    /// The widest and highest buffer the driver can draw into and read back: the least of
+    /// GL_MAX_RENDERBUFFER_SIZE, GL_MAX_TEXTURE_SIZE and GL_MAX_VIEWPORT_DIMS (16384 on
+    /// llvmpipe). A window never asks for more (``BufferLimits``).
+    public private(set) var maximumBufferSide: Int32 = 4096
+    /// Whether windows can copy their frames into wl_shm buffers of their own
+    /// (``FullscreenSurface/Options/FramePath/sharedMemory``): the driver reads BGRA rows
+    /// top first.
+    public private(set) var supportsSharedMemoryFrames = false
+
     /// Contexts of windows that closed, kept for the next windows (see ``takeContext()``).
     private let spareContexts = Locked<[EGLContext]>([])
     /// Whether windows make their GL and EGL calls one at a time (see ``serializesGL``).
@@ -65,7 +74,16 @@ public final class Graphics: @unchecked Sendable {
         }
         rendererName = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
         version = glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? ""
+        let extensions = glGetString(GLenum(GL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+        var renderbuffer: GLint = 0, texture: GLint = 0
+        var viewport: [GLint] = [0, 0]
+        glGetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &renderbuffer)
+        glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &texture)
+        glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
         eglMakeCurrent(display, nil, nil, nil)
+        // GLES 3 guarantees 2048 of each; a driver that answers less (or nothing) gets that.
+        maximumBufferSide = max(2048, [renderbuffer, texture, viewport[0], viewport[1]].min() ?? 2048)
+        supportsSharedMemoryFrames = SharedMemoryFrames.isSupported(extensions: extensions)
         renderer = rendererName
         serializesGL = serializeGL ?? Graphics.needsSerializedGL(renderer: rendererName, version: version)
     }

@@ -9,8 +9,9 @@ public protocol OutputRenderer: AnyObject {
     /// windows make their GL calls one at a time; this part still runs alongside theirs.
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget)
 
-    /// Draws one frame into the default framebuffer, whose size is the target's pixel
-    /// size. The window commits the frame (eglSwapBuffers) when this returns.
+    /// Draws one frame into the target's framebuffer (``RenderTarget/framebuffer``, bound
+    /// when this is called), whose size is the target's pixel size. The window commits the
+    /// frame when this returns.
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws
 
     /// Whether the next frame would differ from the one just drawn, asked after each
@@ -31,6 +32,11 @@ public struct RenderTarget: Sendable, Equatable {
     public var output: Output
     /// The buffer and how the compositor scales it onto the output.
     public var scaling: SurfaceScaling
+    /// The framebuffer to draw into: 0 (the window's EGL surface), or the window's own
+    /// framebuffer object where frames go through wl_shm buffers
+    /// (``FullscreenSurface/Options/FramePath``). It is bound when the renderer is called;
+    /// a renderer that draws into framebuffers of its own binds this one back.
+    public var framebuffer: UInt32 = 0
 
     /// Buffer size in pixels.
     public var pixelSize: Size { scaling.bufferSize }
@@ -56,11 +62,26 @@ public struct RenderTarget: Sendable, Equatable {
                                                           picture: Rect(size: pixelSize)))
     }
 
+    /// This target, or where its buffer is more than `maximumSide` pixels a side or
+    /// ``BufferLimits/maximumPixels`` in all, the same picture drawn at the largest size that
+    /// fits: scaled to the output by the compositor where it can (`canScale`, wp_viewporter),
+    /// else shown smaller. The second value is the size it was fitted to, if it was.
+    public func fitted(maximumSide: Int32, canScale: Bool) -> (target: RenderTarget, fittedTo: Size?) {
+        guard let fitted = BufferLimits.fitted(pixelSize, maximumSide: maximumSide) else { return (self, nil) }
+        let points = scaling.destination ?? Size(width: max(1, scaling.bufferSize.width / max(1, scaling.bufferScale)),
+                                                 height: max(1, scaling.bufferSize.height / max(1, scaling.bufferScale)))
+        var target = self
+        target.scaling = canScale
+            ? .plan(logicalSize: points, scale: 1, renderSize: fitted, mode: .stretch)
+            : SurfaceScaling(bufferSize: fitted, bufferScale: 1, picture: Rect(size: fitted))
+        return (target, fitted)
+    }
+
     /// The buffer of a draft first frame for a buffer of `whole` pixels: half as wide
     /// and half as high, at least one pixel each way
     /// (``FullscreenSurface/Options/draftFirstFrame``).
     public static func draftSize(of whole: Size) -> Size {
-        Size(width: max(1, (whole.width + 1) / 2), height: max(1, (whole.height + 1) / 2))
+        Size(width: max(1, whole.width / 2 &+ whole.width % 2), height: max(1, whole.height / 2 &+ whole.height % 2))
     }
 
     /// The buffer for a fullscreen surface on `output`, given the logical size the last

@@ -23,6 +23,14 @@ final class OutputSurface: ProxyOwner {
     /// Called when the outputs the surface is on change (enter or leave), or what the
     /// compositor prefers for its buffer.
     var onPlacementChange: (() -> Void)?
+    /// Called with each value out of range the compositor sent (see ``CompositorValues``).
+    var onProblem: ((CompositorValues.Problem) -> Void)?
+
+    /// Keeps a checked value's problem for ``onProblem``.
+    private func checked<T>(_ checked: CompositorValues.Checked<T>) -> T {
+        if let problem = checked.problem { onProblem?(problem) }
+        return checked.value
+    }
     /// wp_viewport, made when a buffer first needs scaling by the compositor.
     private var viewport: OpaquePointer?
     private let viewporter: OpaquePointer?
@@ -33,7 +41,7 @@ final class OutputSurface: ProxyOwner {
     /// wl_surface v6: the integer scale and the transform the compositor would like the
     /// buffer to have (preferred_buffer_scale, preferred_buffer_transform), once sent.
     private(set) var preferredBufferScale: Int32? { didSet { onPlacementChange?() } }
-    private(set) var preferredBufferTransform: UInt32? { didSet { onPlacementChange?() } }
+    private(set) var preferredBufferTransform: OutputTransform? { didSet { onPlacementChange?() } }
 
     /// Creates the surface objects, asks for fullscreen on `output` and makes the initial
     /// bufferless commit that starts the configure sequence.
@@ -137,8 +145,14 @@ final class OutputSurface: ProxyOwner {
         // wl_surface v6, where this libwayland's header has it: ``surfaceVersion`` follows.
         cw_wl_surface_listener_set_preferred_buffer(
             &$0,
-            { data, _, factor in owner(data, as: OutputSurface.self).preferredBufferScale = factor },
-            { data, _, transform in owner(data, as: OutputSurface.self).preferredBufferTransform = transform }
+            { data, _, factor in
+                let surface = owner(data, as: OutputSurface.self)
+                surface.preferredBufferScale = surface.checked(CompositorValues.preferredBufferScale(factor))
+            },
+            { data, _, transform in
+                let surface = owner(data, as: OutputSurface.self)
+                surface.preferredBufferTransform = surface.checked(CompositorValues.preferredBufferTransform(transform))
+            }
         )
     }
 
@@ -148,7 +162,10 @@ final class OutputSurface: ProxyOwner {
     static var surfaceVersion: UInt32 { surfaceListener.coveredVersion(of: cw_wl_surface_interface()) }
 
     private static let fractionalListener = ListenerTable(wp_fractional_scale_v1_listener(
-        preferred_scale: { data, _, scale in owner(data, as: OutputSurface.self).preferredScale = scale }
+        preferred_scale: { data, _, scale in
+            let surface = owner(data, as: OutputSurface.self)
+            surface.preferredScale = surface.checked(CompositorValues.fractionalScale(scale))
+        }
     ))
 
     private static let xdgSurfaceListener = ListenerTable(xdg_surface_listener(
@@ -157,7 +174,8 @@ final class OutputSurface: ProxyOwner {
 
     private static let toplevelListener = ListenerTable(xdg_toplevel_listener(
         configure: { data, _, width, height, _ in
-            owner(data, as: OutputSurface.self).proposedSize = Size(width: width, height: height)
+            let surface = owner(data, as: OutputSurface.self)
+            surface.proposedSize = surface.checked(CompositorValues.configure(width: width, height: height))
         },
         close: { data, _ in owner(data, as: OutputSurface.self).closeRequested = true },
         configure_bounds: { _, _, _, _ in },

@@ -43,9 +43,12 @@ public final class OutputWindow: @unchecked Sendable {
         /// Frame callbacks received.
         public var callbacks: UInt64 = 0
         /// Times the link gave up waiting for a callback (the surface was not shown), and
-        /// whether it is waiting now.
+        /// whether it is waiting now (for a callback, or for a buffer to draw into).
         public var suspensions: UInt64 = 0
         public var isSuspended = false
+        /// Times a frame waited longer than ``OutputWindow/bufferWaitNotice`` for the
+        /// compositor to release a buffer.
+        public var bufferWaits: UInt64 = 0
         /// Whether the renderer's picture stands still and the window draws nothing, and
         /// how often it came to rest.
         public var isIdle = false
@@ -58,6 +61,9 @@ public final class OutputWindow: @unchecked Sendable {
         /// requests outstanding now and at most.
         public var presented: UInt64 = 0
         public var discarded: UInt64 = 0
+        /// Frames the compositor said were presented at a time no figure may be built from
+        /// (``PresentationResult/unusable(reason:)``).
+        public var presentationRejected: UInt64 = 0
         public var feedbackDropped: UInt64 = 0
         public var feedbackOutstanding = 0
         public var feedbackMostOutstanding = 0
@@ -103,6 +109,8 @@ public final class OutputWindow: @unchecked Sendable {
     private var thread: RenderThread?
     /// The surface's placement changed since the last commit (render thread only).
     private var placementChanged = true
+    /// What the compositor sent out of range, said once a kind (render thread only).
+    private var complaints = CompositorComplaints()
 
     /// Opens the window and starts its render thread. `makeRenderer` runs on that thread
     /// with the window's context current, once the first configure has arrived. Call it
@@ -111,7 +119,7 @@ public final class OutputWindow: @unchecked Sendable {
                 makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
         try screens.requireWindowing()
         guard let lease = screens.lease(output.id) else {
-            throw WaylandError.missingGlobal(interface: "wl_output \(output.name)", required: 2, offered: nil)
+            throw WaylandError.missingGlobal(interface: "wl_output \(output.printableName)", required: 2, offered: nil)
         }
         outputID = output.id
         shared = Locked(Shared(output: output, frameLog: FrameLog(capacity: options.frameLogCapacity)))
@@ -232,7 +240,9 @@ public final class OutputWindow: @unchecked Sendable {
         }
         defer { feedback?.release(queue: queue) }
         feedback?.onResult = { [unowned self] frame, result in record(result, of: frame, link: link) }
-        link.onResume = { [unowned self] in log.info("output \(output.name): frame callbacks resumed") }
+        let subject = "output \(output.printableName)"
+        feedback?.onProblem = { [unowned self] problem in complaints.report(problem, about: subject, log: log) }
+        link.onResume = { [unowned self] in log.info("output \(output.printableName): frame callbacks resumed") }
         while !stopRequested {
             let surface = FullscreenSurface(output: output, lease: lease, screens: screens, graphics: graphics,
                                             queue: queue, options: options.surface)
@@ -307,7 +317,7 @@ public final class OutputWindow: @unchecked Sendable {
             if link.timing.isSuspended != wasSuspended {
                 wasSuspended = link.timing.isSuspended
                 if wasSuspended {
-                    log.info("output \(surface.output.name): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; "
+                    log.info("output \(surface.output.printableName): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; "
                              + "its display link waits")
                 }
                 shared.withLock { $0.statistics.isSuspended = wasSuspended }
@@ -339,16 +349,18 @@ public final class OutputWindow: @unchecked Sendable {
         let cpuBefore = MonotonicClock.threadCPU()
         let frame = link.startFrame(surface: surface.wlSurface, now: now)
         feedback?.request(surface: surface.wlSurface, frame: frame.index)
-        let target = surface.target
-        renderer.prepare(frame, in: target)
-        try graphics.serialized {
+        renderer.prepare(frame, in: surface.target)
+        let target = try graphics.serialized {
+            try surface.beginFrame()
+            let target = surface.target
             try renderer.render(frame, in: target)
-            try surface.swapBuffers()
+            return target
         }
+        guard try waitUntilCommitPossible(surface), try graphics.serialized({ try surface.swapBuffers() }) else { return }
         let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
         if wasDraft {
-            log.debug("output \(surface.output.name): the first frame was a draft of \(target.pixelSize) scaled to the output; "
+            log.debug("output \(surface.output.printableName): the first frame was a draft of \(target.pixelSize) scaled to the output; "
                       + "the next is whole")
             // The whole frame follows at the draft's frame callback, as any next frame,
             // by when the configure the compositor sends a newly mapped window has come.
@@ -363,7 +375,7 @@ public final class OutputWindow: @unchecked Sendable {
         let resting = !renderer.isAnimating && !wasDraft
         if resting {
             link.becomeIdle()
-            log.debug("output \(surface.output.name): idle after \(frame.index + 1) frames")
+            log.debug("output \(surface.output.printableName): idle after \(frame.index + 1) frames")
         }
         record(sample, link: link, feedback: feedback, resting: resting)
         if placementChanged {
@@ -371,6 +383,41 @@ public final class OutputWindow: @unchecked Sendable {
             let placement = surface.placement
             shared.withLock { $0.statistics.placement = placement }
         }
+    }
+
+    /// How long a frame waits for the compositor to release one of the window's wl_shm
+    /// buffers before the window says so (it goes on waiting; the other outputs do not).
+    public static let bufferWaitNotice: Duration = .seconds(2)
+
+    /// Waits, dispatching the window's queue, until the surface can commit (a wl_shm buffer
+    /// was released: ``FullscreenSurface/canCommit``) or the window stops. Returns false
+    /// when it stopped first. Says once when the compositor keeps every buffer for
+    /// ``bufferWaitNotice``, and again when one comes back.
+    private func waitUntilCommitPossible(_ surface: FullscreenSurface) throws -> Bool {
+        guard !surface.canCommit else { return true }
+        let started = MonotonicClock.now()
+        var said = false
+        while !surface.canCommit {
+            if stopRequested { return false }
+            try queue.dispatch(timeout: .milliseconds(100))
+            connection.forwardMainQueueEvents()
+            if !said && MonotonicClock.now() - started >= UInt64(OutputWindow.bufferWaitNotice.inNanoseconds) {
+                said = true
+                log.warning("output \(surface.output.printableName): the compositor has released none of the window's "
+                            + "\(SharedMemoryFrames.buffersPerSize) buffers for \(OutputWindow.bufferWaitNotice.inSeconds) s; "
+                            + "its next frame waits for one (the other outputs go on)")
+                shared.withLock { state in
+                    state.statistics.isSuspended = true
+                    state.statistics.bufferWaits += 1
+                }
+                connection.wakeMainQueue()
+            }
+        }
+        if said {
+            log.info("output \(surface.output.printableName): the compositor released a buffer; frames go on")
+            shared.withLock { $0.statistics.isSuspended = false }
+        }
+        return true
     }
 
     /// Counts a committed frame.
@@ -411,7 +458,15 @@ public final class OutputWindow: @unchecked Sendable {
             case .discarded:
                 state.statistics.discarded += 1
                 state.frameLog.update(frame: frame) { $0.discarded = true }
+            case .unusable:
+                // Counted, and left out of every figure: the frame keeps no presented time.
+                state.statistics.presentationRejected += 1
             }
+        }
+        if case .unusable(let reason) = result {
+            complaints.report(kind: "presentation time", "output \(output.printableName): the compositor's "
+                              + "wp_presentation_feedback.presented time \(reason); such frames are counted and left out of "
+                              + "the landing figures", log: log)
         }
     }
 }

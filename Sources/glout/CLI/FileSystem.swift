@@ -65,6 +65,19 @@ enum FileSystem {
         return bytes
     }
 
+    /// A file name for the output called `name` (snapshots, GLOUT_DUMP_FRAMES): the name
+    /// itself where it is a plain connector name, else with every character but letters,
+    /// digits, '.', '-' and '_' as '_' and the output's registry number appended, so that a
+    /// compositor's name ("../x", "a/b", control characters) cannot reach outside the
+    /// folder or clash with another output's.
+    static func fileName(forOutput name: String, id: UInt32) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        let plain = !name.isEmpty && name.count <= 64 && !name.hasPrefix(".") && name.allSatisfy(allowed.contains)
+        if plain { return name }
+        let kept = String(name.prefix(64).map { allowed.contains($0) ? $0 : "_" })
+        return (kept.hasPrefix(".") ? "_" + kept.dropFirst() : kept) + "-\(id)"
+    }
+
     /// The text of errno.
     static func reason() -> String { String(cString: strerror(errno)) }
 }

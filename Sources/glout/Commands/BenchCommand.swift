@@ -42,7 +42,7 @@ final class BenchCommand {
                       coupled.pacing.framesPerSecond > 0 else { continue }
                 let ratio = output.pacing.framesPerSecond / coupled.pacing.framesPerSecond
                 ratios[output.name] = ratio
-                print("  \(output.name): \(format(output.pacing.framesPerSecond, 2)) / "
+                print("  \(Log.printable(output.name)): \(format(output.pacing.framesPerSecond, 2)) / "
                       + "\(format(coupled.pacing.framesPerSecond, 2)) = \(format(ratio, 2))x")
             }
         }

@@ -4,9 +4,10 @@ import WaylandOutputs
 
 /// The loop most multi-window programs use, kept as the benchmark's baseline: one thread
 /// and one context for every output, eglSwapInterval(1) on each surface, and the surfaces
-/// drawn and swapped in turn. Each swap waits for that surface's frame callback, so every
-/// output runs at the pace of the slowest one. It is built from the library's
-/// `FullscreenSurface`, as an application's own loop would be.
+/// drawn and swapped in turn. Each swap waits for that surface's frame callback (Mesa's
+/// EGL does the waiting, or, where frames go through wl_shm, the surface itself, the same
+/// way), so every output runs at the pace of the slowest one. It is built from the
+/// library's `FullscreenSurface`, as an application's own loop would be.
 final class CoupledLoop: @unchecked Sendable {
     private struct Shared {
         var stop = false
@@ -30,6 +31,7 @@ final class CoupledLoop: @unchecked Sendable {
         self.graphics = graphics
         let queue = EventQueue(connection: screens.connection)
         self.queue = queue
+        // Where frames go through wl_shm, the surface throttles at interval 1 as Mesa does.
         let options = FullscreenSurface.Options(appID: appID, title: "\(appID) (coupled)")
         surfaces = try outputs.map { output in
             try FullscreenSurface(output: output, screens: screens, graphics: graphics, queue: queue, options: options)
@@ -107,10 +109,12 @@ final class CoupledLoop: @unchecked Sendable {
                                              duration: period)
                 let target = surface.target
                 renderers[index]?.prepare(frame, in: target)
-                try graphics.serialized {
-                    try renderers[index]?.render(frame, in: target)
-                    try surface.swapBuffers()
+                let committed = try graphics.serialized {
+                    try surface.beginFrame()
+                    try renderers[index]?.render(frame, in: surface.target)
+                    return try surface.swapBuffers()
                 }
+                guard committed else { continue }
                 let sample = FrameSample(index: frames[index], renderStart: start, commit: .now,
                                          cpuTime: threadCPUTime() - cpuBefore)
                 frames[index] += 1

@@ -9,7 +9,7 @@ enum OutputsCommand {
                                                log: log))
         if let name = options.primary, display.screens.output(named: name) == nil, !options.watch {
             throw UsageError(message: "--primary \(name): no such output; the outputs are "
-                             + display.outputs.map(\.name).joined(separator: ", "), command: "outputs")
+                             + display.outputs.map(\.printableName).joined(separator: ", "), command: "outputs")
         }
         if options.wallJSON {
             print(try wall(display.outputs, machine: options.machine ?? Stage.hostName, bezels: options.bezels).json())
@@ -30,7 +30,7 @@ enum OutputsCommand {
     static func wall(_ outputs: [Output], machine: String, bezels: [String: BezelRequest]) throws -> Wall {
         let available = outputs.map(\.name)
         for name in bezels.keys.sorted() where !name.isEmpty && !available.contains(name) {
-            throw UsageError(message: "--bezel: no output named \(name); the outputs are \(available.joined(separator: ", "))",
+            throw UsageError(message: "--bezel: no output named \(name); the outputs are \(available.map(Log.printable).joined(separator: ", "))",
                              command: "outputs")
         }
         guard !outputs.isEmpty else { throw GloutError("there are no outputs to put in a wall") }
@@ -55,7 +55,7 @@ enum OutputsCommand {
                                            pretty: false)
         }
         let mode = output.currentMode?.description ?? "no mode"
-        return "\(name) \(output.name) \"\(output.description)\": \(mode), scale \(output.scale), "
+        return "\(name) \(output.printableName) \"\(Log.printable(output.description))\": \(mode), scale \(output.scale), "
             + "transform \(output.transform), \(output.logicalFrame.size) at \(output.logicalFrame.origin)"
             + (output.name == primary ? ", primary" : "")
     }

@@ -15,12 +15,12 @@ enum ProtocolsCommand {
         "wp_viewporter": "scaling a buffer of another size (--mode, drafts, fractional scales)",
         "wp_fractional_scale_manager_v1": "fractional scales",
         "zwlr_output_manager_v1": "--set-mode",
-        "wl_shm": "Mesa's EGL: buffers of llvmpipe, where no GPU is",
+        "wl_shm": "llvmpipe's frames, in buffers of glout's own (Mesa's EGL binds it too)",
         "wl_drm": "Mesa's EGL: GPU buffers (older drivers)",
         "zwp_linux_dmabuf_v1": "Mesa's EGL: GPU buffers",
     ]
     /// Globals Mesa's EGL binds on its own connection queue, not the library.
-    static let mesa: Set<String> = ["wl_shm", "wl_drm", "zwp_linux_dmabuf_v1"]
+    static let mesa: Set<String> = ["wl_drm", "zwp_linux_dmabuf_v1"]
 
     struct Report: Encodable {
         struct Entry: Encodable {
@@ -44,12 +44,12 @@ enum ProtocolsCommand {
     }
 
     static func table(_ report: Report) -> String {
-        let width = max(9, report.globals.map(\.interface.escapedForTerminal.count).max() ?? 0)
+        let width = max(9, report.globals.map { Log.printable($0.interface).count }.max() ?? 0)
         func pad(_ text: String, _ count: Int) -> String { text + String(repeating: " ", count: max(0, count - text.count)) }
         var text = pad("interface", width) + "  offered  bound  use\n"
         for entry in report.globals {
             let bound = entry.bound_version.map { "v\($0)" } ?? (entry.used_by == "mesa" ? "Mesa" : "-")
-            text += pad(entry.interface.escapedForTerminal, width) + "  " + pad("v\(entry.version)", 7) + "  "
+            text += pad(Log.printable(entry.interface), width) + "  " + pad("v\(entry.version)", 7) + "  "
                 + pad(bound, 5) + "  " + (entry.use ?? "") + "\n"
         }
         return text

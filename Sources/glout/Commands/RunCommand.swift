@@ -95,26 +95,26 @@ final class RunCommand {
             if stage.display.windows[output.id] != nil { stage.telemetry.register(output) }
             if output.name == stage.display.primary?.name { stage.scene.setPrimary(output) }
             try? stage.refreshSpan()
-            log.info("output \(output.name) changed: \(Stage.describe(previous)) -> \(Stage.describe(output))")
+            log.info("output \(output.printableName) changed: \(Stage.describe(previous)) -> \(Stage.describe(output))")
         case .disconnected(let output, let window):
             stage.telemetry.forget(output.id)
             try? stage.refreshSpan()
             if let window {
                 closed.append(entry(window, disconnected: true))
-                log.info("output \(output.name): disconnected after \(window.statistics.frames) frames")
+                log.info("output \(output.printableName): disconnected after \(window.statistics.frames) frames")
             }
             noteIfEmpty(stage)
         case .primaryChanged(let output):
             stage.scene.setPrimary(output)
             try? stage.refreshSpan()
-            if let output { log.info("output \(output.name) is now the primary") }
+            if let output { log.info("output \(output.printableName) is now the primary") }
         case .firstFrame(let output, let after):
             if stage.display.windows[output.id]?.statistics.renderSizeIgnored == true {
-                log.warning("output \(output.name): the compositor cannot scale buffers (no wp_viewporter); "
+                log.warning("output \(output.printableName): the compositor cannot scale buffers (no wp_viewporter); "
                             + "drawing at the output's own size instead of --mode's")
             }
             if let after, after > .zero {
-                log.info("output \(output.name): first frame \(format(after.inSeconds * 1e3, 1)) ms after the output appeared")
+                log.info("output \(output.printableName): first frame \(format(after.inSeconds * 1e3, 1)) ms after the output appeared")
             }
         case .windowFailed:
             break
@@ -194,6 +194,7 @@ final class RunCommand {
         return .init(name: output.name, frames: stats.frames, fps: stats.framesPerSecond, callbacks: stats.callbacks,
                      refresh_mhz: output.currentMode?.refreshMilliHertz ?? 0, pixel_width: output.pixelSize.width,
                      pixel_height: output.pixelSize.height, first_frame_ms: firstFrame, suspensions: stats.suspensions,
+                     buffer_waits: stats.bufferWaits, presentation_rejected: stats.presentationRejected,
                      disconnected: disconnected, placement: .init(stats.placement, output: output),
                      landing: LandingSummary(window.landings))
     }

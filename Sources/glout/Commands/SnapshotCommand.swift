@@ -19,14 +19,16 @@ enum SnapshotCommand {
         let stage = try Stage(options: options.run, log: log, input: false)
         guard !stage.display.outputs.isEmpty else { throw GloutError("there are no outputs to take a snapshot of") }
         for output in stage.display.outputs {
+            // As the output's window would draw it: within what the driver draws.
             let target = RenderTarget.fullscreen(on: output, proposed: nil, renderSize: try stage.renderSize(for: output),
                                                  scaleMode: options.run.scaleMode)
+                .fitted(maximumSide: stage.graphics.maximumBufferSide, canScale: true).target
             let pixels = try stage.graphics.withSharedContext {
                 try render(output: output, target: target, stage: stage)
             }
-            let path = folder.appendingPathComponent("\(output.name).png").path
+            let path = folder.appendingPathComponent(FileSystem.fileName(forOutput: output.name, id: output.id) + ".png").path
             try Canvas(width: Int(target.pixelSize.width), height: Int(target.pixelSize.height), pixels: pixels).writePNG(to: path)
-            print("\(path): \(target.pixelSize), \(output.name)")
+            print("\(Log.printable(path)): \(target.pixelSize), \(output.printableName)")
         }
     }
 
@@ -37,11 +39,10 @@ enum SnapshotCommand {
             // The first frame a window draws: frame 0, stamped at scene time 0 (or --frozen).
             let start = MonotonicInstant(nanoseconds: stage.scene.snapshot.start)
             let frame = DisplayLinkFrame(index: 0, timestamp: start, targetTimestamp: start, duration: .nanoseconds(16_666_667))
+            var target = target
+            target.framebuffer = framebuffer
             let renderer = try stage.makeRenderer(for: output)(target)
-            if let scene = renderer as? SceneRenderer {
-                scene.outputFramebuffer = framebuffer
-                scene.drawsFirstFrameFast = false
-            }
+            if let scene = renderer as? SceneRenderer { scene.drawsFirstFrameFast = false }
             renderer.prepare(frame, in: target)
             try renderer.render(frame, in: target)
         }

@@ -145,7 +145,7 @@ final class Stage {
         modesChanged = false
         do {
             let restored = try management.restore()
-            log.info("restored the original mode of \(restored.joined(separator: ", "))")
+            log.info("restored the original mode of \(restored.map(Log.printable).joined(separator: ", "))")
         } catch {
             log.error("could not restore the original modes: \(error)")
         }
@@ -218,7 +218,7 @@ final class Stage {
         guard let request = requests[output.name] ?? requests[""] else { return .zero }
         if let bezel = request.points(on: output) { return bezel }
         if [request.top, request.right, request.bottom, request.left].allSatisfy({ $0 == 0 }) { return .zero }
-        let message = "--bezel: \(output.name) reports no physical size, so millimetres cannot be turned into points; "
+        let message = "--bezel: \(output.printableName) reports no physical size, so millimetres cannot be turned into points; "
             + "give the bezel in points with a px suffix (for example 12px)"
         if strict { throw UsageError(message: message, command: command) }
         warn(message + "; no bezel for now")
@@ -265,13 +265,13 @@ final class Stage {
 
     /// One line about an output, for the log.
     static func describe(_ output: Output) -> String {
-        "\(output.name): \(output.currentMode?.description ?? "no mode"), scale \(output.scale), "
+        "\(output.printableName): \(output.currentMode?.description ?? "no mode"), scale \(output.scale), "
             + "\(output.logicalFrame.size) at \(output.logicalFrame.origin)"
     }
 
     private static func checkNames(_ options: RunOptions, screens: Screens) throws {
         let available = screens.outputs.map(\.name)
-        let list = available.isEmpty ? "there are none" : "the outputs are " + available.joined(separator: ", ")
+        let list = available.isEmpty ? "there are none" : "the outputs are " + screens.outputs.map(\.printableName).joined(separator: ", ")
         let command = "run"
         for name in options.outputs ?? [] where !available.contains(name) {
             throw UsageError(message: "--outputs: no output named \(name); \(list)", command: command)

@@ -8,7 +8,11 @@ import WaylandOutputs
 final class GlyphAtlas: @unchecked Sendable {
     /// Font sizes in points at `scale` pixels per point, as whole pixels (6 at least).
     static func pixelSizes(points: [Double], scale: Double) -> [Int] {
-        points.map { max(6, Int(($0 * scale).rounded())) }
+        // 6 to 1024 pixels: readable, and an atlas a driver can hold whatever the scale.
+        points.map { size in
+            let pixels = (size * scale).rounded()
+            return pixels.isFinite ? Int(max(6, min(1024, pixels))) : 6
+        }
     }
 
     struct Glyph {

@@ -33,7 +33,7 @@ struct BenchRun {
             let p = output.pacing
             let periods = p.intervals.inPeriods(of: output.period)
             rows.append([
-                output.name + (output.stallMilliseconds > 0 ? " (+\(format(output.stallMilliseconds, 0)) ms)" : ""),
+                Log.printable(output.name) + (output.stallMilliseconds > 0 ? " (+\(format(output.stallMilliseconds, 0)) ms)" : ""),
                 output.refreshMilliHertz > 0 ? "\(format(Double(output.refreshMilliHertz) / 1000, 3)) Hz" : "?",
                 "\(p.frames)", format(p.framesPerSecond, 2),
                 format(p.intervals.mean, 2), format(p.intervals.stddev, 2), format(p.intervals.p50, 2),
@@ -55,7 +55,7 @@ struct BenchRun {
                      + "peak RSS \(peakRSSKilobytes / 1024) MiB")
         for output in outputs where output.pacing.presented > 0 || output.pacing.discarded > 0 {
             let toPresent = output.pacing.commitToPresent
-            lines.append("\(output.name): \(output.pacing.presented) presented, \(output.pacing.discarded) discarded"
+            lines.append("\(Log.printable(output.name)): \(output.pacing.presented) presented, \(output.pacing.discarded) discarded"
                          + (toPresent.map { ", commit to present p50 \(format($0.p50, 2)) ms, p99 \(format($0.p99, 2)) ms" } ?? ""))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -62,8 +62,8 @@ struct OutputReport: Encodable {
         for output in outputs {
             let mark = output.id == primary?.id ? "*" : " "
             let physical = output.physicalSize.isEmpty ? "size unknown" : "\(output.physicalSize) mm"
-            text += "\(mark) \(output.name)  \"\(output.description)\"\n"
-            text += "    \(output.make) \(output.model), \(physical)\n"
+            text += "\(mark) \(output.printableName)  \"\(Log.printable(output.description))\"\n"
+            text += "    \(Log.printable(output.make)) \(Log.printable(output.model)), \(physical)\n"
             text += "    logical \(output.logicalFrame.size) at \(output.logicalFrame.origin)"
             text += ", scale \(output.scale), transform \(output.transform)\n"
             for mode in output.modes {

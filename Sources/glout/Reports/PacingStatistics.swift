@@ -134,7 +134,8 @@ struct OutputPacing: Equatable {
         }
         commitToPresent = toPresent.isEmpty ? nil : IntervalSummary(nanoseconds: toPresent)
         let compositorTimes = samples.compactMap(\.callbackTime)
-        let compositor = PacingMath.wrappingIntervals(compositorTimes).map { UInt64($0) * 1_000_000 }
+        // A time that goes backwards wraps to weeks: no refresh interval lasts 10 s.
+        let compositor = PacingMath.wrappingIntervals(compositorTimes).filter { $0 < 10_000 }.map { UInt64($0) * 1_000_000 }
         compositorIntervals = compositor.isEmpty ? nil : IntervalSummary(nanoseconds: compositor)
         let cpu = samples.reduce(Duration.zero) { $0 + $1.cpuTime }
         cpuMillisecondsPerFrame = samples.isEmpty ? 0 : cpu.inSeconds * 1e3 / Double(samples.count)

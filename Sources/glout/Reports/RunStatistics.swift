@@ -15,6 +15,11 @@ struct RunStatistics: Encodable {
         var first_frame_ms: Double?
         /// Times the display link gave up waiting for a frame callback.
         var suspensions: UInt64
+        /// Times a frame waited over 2 s for the compositor to release a buffer.
+        var buffer_waits: UInt64
+        /// Frames the compositor said were presented at a time glout refused (left out of
+        /// the landing figures).
+        var presentation_rejected: UInt64
         /// The output left while glout ran.
         var disconnected: Bool
         /// Where the compositor put the window, as of its last frame.

@@ -120,7 +120,7 @@ final class PacingRenderer: OutputRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         if flash {
             // For a photodiode or a camera: when this flash is meant to be on the screen.
-            log.debug("output \(target.output.name): flash at refresh \(refresh), target \(frame.targetTimestamp.nanoseconds) ns "
+            log.debug("output \(target.output.printableName): flash at refresh \(refresh), target \(frame.targetTimestamp.nanoseconds) ns "
                       + "CLOCK_MONOTONIC")
         } else {
             drawLegend(layout, origin: picture.origin, target: target)

@@ -66,8 +66,8 @@ final class SceneRenderer: OutputRenderer {
     /// The content view's label and the large names of --identify (made at the first
     /// frame, in the window's context).
     private lazy var identification = Identification()
-    /// The framebuffer the picture goes to: 0, the window's, except for snapshots.
-    var outputFramebuffer: GLuint = 0
+    /// The framebuffer the picture goes to: the target's (the window's, or a snapshot's).
+    private var outputFramebuffer: GLuint = 0
     /// The first frame is drawn straight into the output's framebuffer, not through the
     /// layer, and without text: llvmpipe compiles its blit path for a new context on the
     /// first blit (30 ms or more) and the text shader for the window's format (about
@@ -155,6 +155,7 @@ final class SceneRenderer: OutputRenderer {
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
+        outputFramebuffer = target.framebuffer
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
         let custom = view == .content ? content : nil
@@ -237,7 +238,7 @@ final class SceneRenderer: OutputRenderer {
         var picture = Canvas(width: width, height: height, pixels: bottomUp)
         picture.flipVertically()
         // Whole or not at all: a reader never sees half a file.
-        let path = folder + "/" + target.output.name + ".png"
+        let path = folder + "/" + FileSystem.fileName(forOutput: target.output.name, id: target.output.id) + ".png"
         if (try? picture.writePNG(to: path + ".part")) != nil { rename(path + ".part", path) }
     }
 
