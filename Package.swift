@@ -34,11 +34,16 @@ let package = Package(
         // Two small programs on the library alone (README's example is the first).
         .executableTarget(name: "SolidColours", dependencies: ["WaylandOutputs", "CGLES"], path: "Examples/SolidColours"),
         .executableTarget(name: "OutputClock", dependencies: ["WaylandOutputs", "CGLES"], path: "Examples/OutputClock"),
+        // A fault-injecting compositor on libwayland-server, for the tests only: it sends
+        // wrong and extreme values on purpose (Tests/TestCompositor/README.md).
+        .executableTarget(name: "TestCompositor", path: "Tests/TestCompositor", exclude: ["README.md"],
+                          linkerSettings: [.linkedLibrary("wayland-server")]),
         .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs", "CWayland"]),
         .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
         // Runs the built glout, and the library on its own, against real compositors.
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["glout", "SolidColours", "OutputClock", "WaylandOutputs", "CGLES", "CWayland", "CXKBCommon"]),
+                    dependencies: ["glout", "SolidColours", "OutputClock", "TestCompositor", "WaylandOutputs", "CGLES", "CWayland",
+                                   "CXKBCommon"]),
     ],
     swiftLanguageModes: [.v6]
 )
