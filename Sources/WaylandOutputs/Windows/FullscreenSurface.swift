@@ -47,7 +47,8 @@ public final class FullscreenSurface: ProxyOwner {
             /// A framebuffer object the renderer draws into, read into wl_shm buffers the
             /// window makes, attaches and commits itself (``SharedMemoryFrames``): the same
             /// one copy Mesa's software path makes, and a frame with no free buffer waits
-            /// instead of crashing. Needs wl_shm.
+            /// instead of crashing. Needs wl_shm and ``Graphics/supportsSharedMemoryFrames``
+            /// (else ``eglWindow``).
             case sharedMemory
         }
 
@@ -123,7 +124,7 @@ public final class FullscreenSurface: ProxyOwner {
                                 viewporter: registry.viewporter, fractionalScaleManager: registry.fractionalScaleManager)
         let sharedMemory = switch options.framePath {
         case .eglWindow: false
-        case .sharedMemory: true
+        case .sharedMemory: graphics.supportsSharedMemoryFrames
         case .automatic: graphics.rasterizesOnCPU && graphics.supportsSharedMemoryFrames
         }
         shm = sharedMemory ? registry.shm : nil

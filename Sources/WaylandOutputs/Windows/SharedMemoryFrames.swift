@@ -100,8 +100,12 @@ final class SharedMemoryFrames {
     /// Whether a buffer of `size` can be filled now: a free one exists, or one more may be
     /// made.
     func hasFreeBuffer(size: Size) -> Bool {
-        let current = buffers.filter { !$0.isRetired && $0.size == size }
-        return current.contains { !$0.isBusy } || current.count < SharedMemoryFrames.buffersPerSize
+        var current = 0
+        for buffer in buffers where !buffer.isRetired && buffer.size == size {
+            if !buffer.isBusy { return true }
+            current += 1
+        }
+        return current < SharedMemoryFrames.buffersPerSize
     }
 
     /// Reads the framebuffer into a free buffer and commits it on `surface` (attach, damage,
@@ -154,9 +158,13 @@ final class SharedMemoryFrames {
             buffer.destroy()
             return true
         }
-        let current = buffers.filter { !$0.isRetired }
-        if let free = current.first(where: { !$0.isBusy }) { return free }
-        guard current.count < SharedMemoryFrames.buffersPerSize else { return nil }
+        // No array is made here: this runs every frame.
+        var current = 0
+        for buffer in buffers where !buffer.isRetired {
+            if !buffer.isBusy { return buffer }
+            current += 1
+        }
+        guard current < SharedMemoryFrames.buffersPerSize else { return nil }
         while buffers.count >= SharedMemoryFrames.buffersInAll, let oldest = buffers.firstIndex(where: \.isRetired) {
             buffers.remove(at: oldest).destroy()
         }

@@ -82,6 +82,8 @@ struct RunOptions: Equatable, Sendable {
     /// Render resolution per output (--mode), fitted to the output by `scaleMode`.
     var renderModes: [String: ModeRequest] = [:]
     var scaleMode = ScaleMode.fit
+    /// --frame-path: how frames reach the compositor (FullscreenSurface.Options.FramePath).
+    var framePath = FullscreenSurface.Options.FramePath.automatic
     /// --allow-custom: a --mode size the output does not list is drawn anyway.
     var allowCustom = false
     /// Real mode switches (--set-mode), by output name.
@@ -360,6 +362,12 @@ enum Arguments {
                                        + "above 0 and at most 1000 Hz), not '\(value)'")
                 }
                 options.renderModes[name] = request
+            case "--frame-path":
+                let value = try reader.value(for: option)
+                let paths: [String: FullscreenSurface.Options.FramePath] = ["auto": .automatic, "egl": .eglWindow,
+                                                                             "shm": .sharedMemory]
+                guard let path = paths[value] else { throw reader.error("--frame-path must be auto, egl or shm, not '\(value)'") }
+                options.framePath = path
             case "--scale-mode":
                 let value = try reader.value(for: option)
                 guard let mode = ScaleMode(rawValue: value) else {

@@ -182,6 +182,11 @@ enum Help {
                           the output: fit (the default) keeps the aspect with
                           black bars, fill crops, stretch distorts
       --allow-custom      accept --mode sizes the output does not list
+      --frame-path auto|egl|shm
+                          how frames reach the compositor: shm (glout's own
+                          wl_shm buffers, filled from a framebuffer: what auto
+                          picks where the GPU is the CPU), egl (Mesa's EGL
+                          window surface and eglSwapBuffers: auto elsewhere)
       --set-mode NAME=WxH[@HZ]
                           switch the output to that mode (wlr-output-management)
                           while glout runs and put the original back when it ends

@@ -82,6 +82,7 @@ final class BenchCommand {
         case .coupled:
             let factories = Dictionary(uniqueKeysWithValues: outputs.map { ($0.id, stage.makeRenderer(for: $0)) })
             coupled = try CoupledLoop(outputs: outputs, screens: stage.display.screens, graphics: stage.graphics,
+                                      framePath: options.run.framePath,
                                       appID: Stage.appID) { target in try factories[target.output.id]!(target) }
         }
         let windows = stage.display.windows

@@ -25,14 +25,14 @@ final class CoupledLoop: @unchecked Sendable {
     private var running = false
 
     /// Opens a window on each output and starts the single render thread.
-    init(outputs: [Output], screens: Screens, graphics: Graphics, appID: String,
+    init(outputs: [Output], screens: Screens, graphics: Graphics, framePath: FullscreenSurface.Options.FramePath, appID: String,
          makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
         connection = screens.connection
         self.graphics = graphics
         let queue = EventQueue(connection: screens.connection)
         self.queue = queue
         // Where frames go through wl_shm, the surface throttles at interval 1 as Mesa does.
-        let options = FullscreenSurface.Options(appID: appID, title: "\(appID) (coupled)")
+        let options = FullscreenSurface.Options(appID: appID, title: "\(appID) (coupled)", framePath: framePath)
         surfaces = try outputs.map { output in
             try FullscreenSurface(output: output, screens: screens, graphics: graphics, queue: queue, options: options)
         }

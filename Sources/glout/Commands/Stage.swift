@@ -99,7 +99,8 @@ final class Stage {
     /// draft at half the size (BENCHMARKS.md, "Time to the first frame").
     func windowRequest(for output: Output, frameLogCapacity: Int? = 4096) throws -> DisplaySession.WindowRequest {
         let surface = FullscreenSurface.Options(appID: Stage.appID, renderSize: try renderSize(for: output),
-                                                scaleMode: options.scaleMode, draftFirstFrame: graphics.rasterizesOnCPU)
+                                                scaleMode: options.scaleMode, draftFirstFrame: graphics.rasterizesOnCPU,
+                                                framePath: options.framePath)
         return DisplaySession.WindowRequest(
             options: OutputWindow.Options(surface: surface, frameLogCapacity: frameLogCapacity),
             displayLink: DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name)),
