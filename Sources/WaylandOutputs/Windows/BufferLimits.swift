@@ -1,12 +1,13 @@
 /// How large a window's buffer may be. A compositor may configure any size and scale
-/// (``CompositorValues`` keeps them within reason), and an output may be larger than the
+/// (the library keeps them within reason), and an output may be larger than the
 /// GL driver can draw: a buffer larger than either limit is drawn at the largest size
 /// that fits, its shape kept, and scaled to the output by the compositor (wp_viewporter;
 /// without it, shown smaller). Pure, so every case is unit-tested.
 public enum BufferLimits {
     /// The most pixels a buffer holds: 8K UHD, 7680x4320, 33.2 million, 133 MB at 4 bytes a
-    /// pixel. A window keeps at most 7 such (``SharedMemoryFrames``): about 930 MB per
-    /// output at the very worst.
+    /// pixel. Where frames go through wl_shm, a window keeps at most 7 such (three buffers
+    /// of the current size, six in all, and its framebuffer): about 930 MB per output at
+    /// the very worst.
     public static let maximumPixels: Int64 = 7680 * 4320
 
     /// The size to draw at instead of `size`, or nil when `size` fits: at most

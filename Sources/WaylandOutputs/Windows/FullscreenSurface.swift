@@ -45,7 +45,7 @@ public final class FullscreenSurface: ProxyOwner {
             /// Mesa in eglSwapBuffers.
             case eglWindow
             /// A framebuffer object the renderer draws into, read into wl_shm buffers the
-            /// window makes, attaches and commits itself (``SharedMemoryFrames``): the same
+            /// window makes, attaches and commits itself: the same
             /// one copy Mesa's software path makes, and a frame with no free buffer waits
             /// instead of crashing. Needs wl_shm and ``Graphics/supportsSharedMemoryFrames``
             /// (else ``eglWindow``).
