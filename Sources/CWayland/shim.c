@@ -14,6 +14,8 @@ const struct wl_interface *cw_zxdg_output_manager_v1_interface(void) { return &z
 const struct wl_interface *cw_wp_presentation_interface(void) { return &wp_presentation_interface; }
 const struct wl_interface *cw_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
 const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
+const struct wl_interface *cw_wp_fifo_manager_v1_interface(void) { return &wp_fifo_manager_v1_interface; }
+const struct wl_interface *cw_wp_commit_timing_manager_v1_interface(void) { return &wp_commit_timing_manager_v1_interface; }
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void) { return &zwlr_output_manager_v1_interface; }
 const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
 const struct wl_interface *cw_zwp_virtual_keyboard_manager_v1_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }

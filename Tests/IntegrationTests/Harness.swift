@@ -366,9 +366,9 @@ final class Compositor {
         return try Image(ppm: Data(contentsOf: file))
     }
 
-    /// Starts glout against this compositor.
-    func glout(_ arguments: [String]) throws -> Child {
-        try Child(Paths.glout, arguments, environment: environment)
+    /// Starts glout against this compositor, with `extra` in its environment.
+    func glout(_ arguments: [String], extra: [String: String] = [:]) throws -> Child {
+        try Child(Paths.glout, arguments, environment: environment.merging(extra) { _, new in new })
     }
 
     /// The views sway shows: (output, app_id, fullscreen, width, height).

@@ -77,7 +77,7 @@ final class DisplayLinkTimingTests: XCTestCase {
         XCTAssertEqual(unknown.duration, 20 * ms, "measured from the callbacks")
         unknown.modePeriod = 25 * ms
         XCTAssertEqual(unknown.duration, 25 * ms, "the mode wins over measurement")
-        unknown.presented(refresh: 16_666_666)
+        unknown.presented(time: now, refresh: 16_666_666, sequence: 0, started: nil, committed: nil)
         XCTAssertEqual(unknown.duration, 16_666_666, "presentation feedback wins over the mode")
     }
 

@@ -15,6 +15,8 @@
 #include "presentation-time-client-protocol.h"
 #include "viewporter-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
+#include "fifo-v1-client-protocol.h"
+#include "commit-timing-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
@@ -31,6 +33,8 @@ const struct wl_interface *cw_zxdg_output_manager_v1_interface(void);
 const struct wl_interface *cw_wp_presentation_interface(void);
 const struct wl_interface *cw_wp_viewporter_interface(void);
 const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void);
+const struct wl_interface *cw_wp_fifo_manager_v1_interface(void);
+const struct wl_interface *cw_wp_commit_timing_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void);
 const struct wl_interface *cw_zwp_virtual_keyboard_manager_v1_interface(void);

@@ -26,6 +26,9 @@ final class Registry: ProxyOwner {
     private(set) var fractionalScaleManager: OpaquePointer?
     /// wl_shm, for windows whose frames go through buffers of their own.
     private(set) var shm: OpaquePointer?
+    /// wp_fifo_manager_v1 and wp_commit_timing_manager_v1, where offered (mutter 48).
+    private(set) var fifoManager: OpaquePointer?
+    private(set) var commitTimingManager: OpaquePointer?
 
     /// A wl_output global appeared (name, offered version).
     var outputAdded: ((UInt32, UInt32) -> Void)?
@@ -39,8 +42,9 @@ final class Registry: ProxyOwner {
     /// libwayland has them; otherwise 4, as on libwayland 1.21.
     static let highestVersions: [String: UInt32] = [
         "wl_compositor": OutputSurface.surfaceVersion >= 6 ? 6 : 4, "wl_output": 4, "wl_seat": 7, "xdg_wm_base": 5,
-        "zxdg_output_manager_v1": 3, "wp_presentation": 1, "wp_viewporter": 1,
+        "zxdg_output_manager_v1": 3, "wp_presentation": 2, "wp_viewporter": 1,
         "wp_fractional_scale_manager_v1": 1, "zwlr_output_manager_v1": 2, "wl_shm": 1,
+        "wp_fifo_manager_v1": 1, "wp_commit_timing_manager_v1": 1,
     ]
     /// Versions below which a global is useless to this library.
     static let lowestVersions: [String: UInt32] = [
@@ -55,6 +59,8 @@ final class Registry: ProxyOwner {
         "wp_presentation": cw_wp_presentation_interface, "wp_viewporter": cw_wp_viewporter_interface,
         "wp_fractional_scale_manager_v1": cw_wp_fractional_scale_manager_v1_interface,
         "zwlr_output_manager_v1": cw_zwlr_output_manager_v1_interface, "wl_shm": cw_wl_shm_interface,
+        "wp_fifo_manager_v1": cw_wp_fifo_manager_v1_interface,
+        "wp_commit_timing_manager_v1": cw_wp_commit_timing_manager_v1_interface,
     ]
 
     /// Every global offered, one per interface (the highest version of any instance),
@@ -89,7 +95,8 @@ final class Registry: ProxyOwner {
     }
 
     deinit {
-        for proxy in [compositor, wmBase, xdgOutputManager, presentation, viewporter, fractionalScaleManager, shm] {
+        for proxy in [compositor, wmBase, xdgOutputManager, presentation, viewporter, fractionalScaleManager, shm, fifoManager,
+                      commitTimingManager] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -149,6 +156,10 @@ final class Registry: ProxyOwner {
             viewporter = bind(global, interface: cw_wp_viewporter_interface()).0
         case "wp_fractional_scale_manager_v1" where fractionalScaleManager == nil:
             fractionalScaleManager = bind(global, interface: cw_wp_fractional_scale_manager_v1_interface()).0
+        case "wp_fifo_manager_v1" where fifoManager == nil:
+            fifoManager = bind(global, interface: cw_wp_fifo_manager_v1_interface()).0
+        case "wp_commit_timing_manager_v1" where commitTimingManager == nil:
+            commitTimingManager = bind(global, interface: cw_wp_commit_timing_manager_v1_interface()).0
         case "wl_shm" where shm == nil:
             // Its format events go unheard: ARGB8888, the only one used, every compositor has.
             shm = bind(global, interface: cw_wl_shm_interface()).0

@@ -2,21 +2,41 @@ import CWayland
 
 /// One frame a display link hands to the renderer (the names are CADisplayLink's).
 public struct DisplayLinkFrame: Sendable {
+    /// Where a frame's ``targetTimestamp`` came from.
+    public enum TargetSource: String, Sendable, Equatable {
+        /// The refresh the frame will be presented at, predicted from the output's
+        /// refresh grid as the compositor's presentation times show it: the first refresh
+        /// after the frame's start plus the refreshes recent frames took to reach the
+        /// screen, later when the commit is expected late.
+        case presentation
+        /// `timestamp` plus the frame interval times the refresh period: where the
+        /// compositor reports no presentation times (sway 1.7, kwin 5.27), while the grid
+        /// is being learnt, or when presentation targets are turned off
+        /// (``DisplayLinkSettings/usesPresentationTimes``).
+        case estimate
+    }
+
     /// Frames this link has produced before this one.
     public var index: UInt64
     /// The refresh this frame follows: arrival of its frame callback (for a first frame
     /// or a redraw after a resize, the moment it started).
     public var timestamp: MonotonicInstant
-    /// When this frame should reach the screen: `timestamp` plus `frameInterval` periods.
+    /// When this frame will reach the screen: the refresh it will be presented at
+    /// (CADisplayLink's meaning), where the compositor reports presentation times; else
+    /// `timestamp` plus `frameInterval` periods. ``targetSource`` says which.
     public var targetTimestamp: MonotonicInstant
     /// The refresh period: from presentation feedback, else the current mode, else measured.
     public var duration: Duration
+    /// Where ``targetTimestamp`` came from.
+    public var targetSource: TargetSource
 
-    public init(index: UInt64, timestamp: MonotonicInstant, targetTimestamp: MonotonicInstant, duration: Duration) {
+    public init(index: UInt64, timestamp: MonotonicInstant, targetTimestamp: MonotonicInstant, duration: Duration,
+                targetSource: TargetSource = .estimate) {
         self.index = index
         self.timestamp = timestamp
         self.targetTimestamp = targetTimestamp
         self.duration = duration
+        self.targetSource = targetSource
     }
 }
 
@@ -65,7 +85,13 @@ final class DisplayLink: ProxyOwner {
         return timing.startFrame(now: now)
     }
 
-    func presented(refresh: UInt64) { timing.presented(refresh: refresh) }
+    /// A frame started at `start` was committed at `commit` (for the expected render time).
+    func committed(start: UInt64, commit: UInt64) { timing.committed(start: start, commit: commit) }
+
+    /// What presentation feedback said of a frame (see ``DisplayLinkTiming/presented(time:refresh:sequence:started:committed:)``).
+    func presented(time: UInt64, refresh: UInt64, sequence: UInt64, started: UInt64?, committed: UInt64?) {
+        timing.presented(time: time, refresh: refresh, sequence: sequence, started: started, committed: committed)
+    }
 
     /// Destroys the pending callback, if any; no event will arrive for it.
     func cancel() {

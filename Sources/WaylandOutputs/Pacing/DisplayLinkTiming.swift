@@ -7,11 +7,25 @@ public struct DisplayLinkSettings: Sendable, Equatable {
     public var preferredFramesPerSecond: Double?
     /// A paused link draws nothing until it is resumed.
     public var isPaused: Bool
+    /// Target each frame at the refresh it will be presented at, learnt from presentation
+    /// feedback (``DisplayLinkFrame/TargetSource/presentation``), and commit with a
+    /// wp_fifo_v1 barrier where the compositor offers it. Off: the estimate from frame
+    /// callbacks, and no barrier (to compare). Default: on.
+    public var usesPresentationTimes: Bool
+    /// Also give each commit its target refresh as a wp_commit_timer_v1 timestamp, where
+    /// the compositor offers commit timing and the target comes from presentation times.
+    /// Default: off, because mutter 48.7, the one compositor here that offers it, holds a
+    /// timestamped commit for good within seconds (headless; measured, see README), and a
+    /// window then shows nothing more. fifo alone puts frames at their targets there.
+    public var usesCommitTiming: Bool
 
-    public init(frameInterval: Int = 1, preferredFramesPerSecond: Double? = nil, isPaused: Bool = false) {
+    public init(frameInterval: Int = 1, preferredFramesPerSecond: Double? = nil, isPaused: Bool = false,
+                usesPresentationTimes: Bool = true, usesCommitTiming: Bool = false) {
         self.frameInterval = max(1, frameInterval)
         self.preferredFramesPerSecond = preferredFramesPerSecond
         self.isPaused = isPaused
+        self.usesPresentationTimes = usesPresentationTimes
+        self.usesCommitTiming = usesCommitTiming
     }
 }
 
@@ -27,8 +41,15 @@ struct DisplayLinkTiming: Sendable {
     }
 
     var settings = DisplayLinkSettings()
-    /// The current mode's refresh period, if the output reports a refresh.
-    var modePeriod: UInt64?
+    /// The current mode's refresh period, if the output reports a refresh. A new one
+    /// starts the refresh grid again.
+    var modePeriod: UInt64? {
+        didSet { if modePeriod != oldValue { phase.reset() } }
+    }
+    /// The output's refresh grid, from presentation times.
+    private(set) var phase = RefreshPhase()
+    /// How long recent frames took from their start to their commit (the last 16).
+    private var renderTimes: [UInt64] = []
     /// The refresh period presentation feedback reported, if any.
     private(set) var presentedPeriod: UInt64?
     /// Frames started so far.
@@ -99,6 +120,9 @@ struct DisplayLinkTiming: Sendable {
             if !isSuspended {
                 isSuspended = true
                 suspensions += 1
+                // The compositor stopped showing the surface; where it shows it next, the
+                // grid is learnt again.
+                phase.reset()
             }
             return .wait(until: nil)
         }
@@ -109,12 +133,29 @@ struct DisplayLinkTiming: Sendable {
         return now >= drawAt ? .draw : .wait(until: drawAt)
     }
 
+    /// How long a frame is expected to take from its start to its commit: the second
+    /// longest of the last 16 (a high percentile that one odd frame does not move).
+    var expectedRenderTime: UInt64 {
+        guard renderTimes.count >= 2 else { return renderTimes.first ?? 0 }
+        var longest: UInt64 = 0, second: UInt64 = 0
+        for time in renderTimes {
+            if time > longest { (longest, second) = (time, longest) } else if time > second { second = time }
+        }
+        return second
+    }
+
     /// Starts a frame at `now` (the caller then requests the callback and commits).
     mutating func startFrame(now: UInt64) -> DisplayLinkFrame {
         let timestamp = redrawRequested ? now : (lastCallback ?? now)
+        var target = timestamp + UInt64(effectiveInterval) * duration
+        var source = DisplayLinkFrame.TargetSource.estimate
+        if settings.usesPresentationTimes, let presented = phase.target(start: timestamp, commit: now + expectedRenderTime) {
+            target = presented
+            source = .presentation
+        }
         let frame = DisplayLinkFrame(index: frameCount, timestamp: MonotonicInstant(nanoseconds: timestamp),
-                                     targetTimestamp: MonotonicInstant(nanoseconds: timestamp + UInt64(effectiveInterval) * duration),
-                                     duration: .nanoseconds(Int64(duration)))
+                                     targetTimestamp: MonotonicInstant(nanoseconds: target),
+                                     duration: .nanoseconds(Int64(duration)), targetSource: source)
         frameCount += 1
         redrawRequested = false
         callbackPending = true
@@ -139,9 +180,21 @@ struct DisplayLinkTiming: Sendable {
         return resumed
     }
 
-    /// Presentation feedback reported this refresh period.
-    mutating func presented(refresh: UInt64) {
+    /// A frame was committed: `start` is when it began (its ``DisplayLinkFrame/timestamp``'s
+    /// moment of starting), `commit` when the commit returned.
+    mutating func committed(start: UInt64, commit: UInt64) {
+        guard commit >= start else { return }
+        renderTimes.append(commit - start)
+        if renderTimes.count > 16 { renderTimes.removeFirst(renderTimes.count - 16) }
+    }
+
+    /// Presentation feedback: the frame that started at `started` and was committed at
+    /// `committed` was presented at `time`, with the compositor's refresh period (0:
+    /// unknown) and sequence (0: none).
+    mutating func presented(time: UInt64, refresh: UInt64, sequence: UInt64, started: UInt64?, committed: UInt64?) {
         if refresh > 0 { presentedPeriod = refresh }
+        phase.presented(at: time, refresh: refresh, sequence: sequence, nominal: modePeriod, started: started,
+                        committed: committed)
     }
 
     /// The arrival and compositor time of the callback that started the next frame, if

@@ -7,8 +7,10 @@ public struct FrameSample: Sendable, Equatable {
     public var callbackArrival: MonotonicInstant?
     /// The compositor's own time in wl_callback.done: milliseconds, 32 bits, wrapping.
     public var callbackTime: UInt32?
-    /// When the frame was meant to reach the screen (``DisplayLinkFrame/targetTimestamp``).
+    /// When the frame was meant to reach the screen (``DisplayLinkFrame/targetTimestamp``),
+    /// and where that target came from.
     public var target: MonotonicInstant?
+    public var targetSource: DisplayLinkFrame.TargetSource?
     /// When the renderer was called, and when eglSwapBuffers (the commit) returned.
     public var renderStart: MonotonicInstant
     public var commit: MonotonicInstant
@@ -50,13 +52,15 @@ public struct FrameLanding: Sendable, Equatable {
     }
 
     public var index: UInt64
-    /// ``DisplayLinkFrame/targetTimestamp`` of the frame.
+    /// ``DisplayLinkFrame/targetTimestamp`` of the frame, and where it came from.
     public var target: MonotonicInstant
+    public var targetSource: DisplayLinkFrame.TargetSource
     public var landed: MonotonicInstant
     public var source: Source
 
-    public init(index: UInt64, target: MonotonicInstant, landed: MonotonicInstant, source: Source) {
-        (self.index, self.target, self.landed, self.source) = (index, target, landed, source)
+    public init(index: UInt64, target: MonotonicInstant, landed: MonotonicInstant, source: Source,
+                targetSource: DisplayLinkFrame.TargetSource = .estimate) {
+        (self.index, self.target, self.landed, self.source, self.targetSource) = (index, target, landed, source, targetSource)
     }
 
     /// How late the frame landed (negative: early).
@@ -92,13 +96,23 @@ public struct FrameLog: Sendable {
         for (position, sample) in samples.enumerated() {
             guard let target = sample.target, !sample.discarded else { continue }
             if let presented = sample.presented {
-                result.append(FrameLanding(index: sample.index, target: target, landed: presented, source: .presentation))
+                result.append(FrameLanding(index: sample.index, target: target, landed: presented, source: .presentation,
+                                           targetSource: sample.targetSource ?? .estimate))
             } else if position + 1 < samples.count, samples[position + 1].index == sample.index + 1,
                       let arrival = samples[position + 1].callbackArrival, arrival > sample.commit {
-                result.append(FrameLanding(index: sample.index, target: target, landed: arrival, source: .frameCallback))
+                result.append(FrameLanding(index: sample.index, target: target, landed: arrival, source: .frameCallback,
+                                           targetSource: sample.targetSource ?? .estimate))
             }
         }
         return result
+    }
+
+    /// The sample of frame `index`, if it is still kept.
+    func sample(_ index: UInt64) -> FrameSample? {
+        guard let first = samples.first, index >= first.index else { return nil }
+        let position = Int(index - first.index)
+        guard position < samples.count, samples[position].index == index else { return nil }
+        return samples[position]
     }
 
     /// Changes the sample of frame `index`, if it is still kept.

@@ -102,6 +102,8 @@ public final class FullscreenSurface: ProxyOwner {
     /// last commit that the next one waits for, as eglSwapInterval(1) does.
     private var swapInterval: Int32 = 0
     private var throttle: OpaquePointer?
+    /// wp_fifo_v1 and wp_commit_timer_v1 of this surface, where the compositor offers them.
+    private var commitTiming: CommitTiming?
 
     /// Asks for a fullscreen window on `output` (call it on the connection's main thread);
     /// ``configure(until:)`` then waits for the compositor's answer.
@@ -152,6 +154,10 @@ public final class FullscreenSurface: ProxyOwner {
         surface.onPlacementChange = { [unowned self] in onPlacementChange?() }
         let subject = "output \(output.printableName)"
         surface.onProblem = { [unowned self] problem in complaints.report(problem, about: subject, log: log) }
+        if registry.fifoManager != nil || registry.commitTimingManager != nil {
+            commitTiming = CommitTiming(queue: queue, surface: surface.surface, fifoManager: registry.fifoManager,
+                                        timingManager: registry.commitTimingManager, clockID: registry.presentationClock)
+        }
         screens.connection.flush()
     }
 
@@ -272,6 +278,20 @@ public final class FullscreenSurface: ProxyOwner {
         }
     }
 
+    /// Whether the compositor offers wp_fifo_v1 and wp_commit_timing_v1 for this surface.
+    public var hasFifo: Bool { commitTiming?.hasFifo ?? false }
+    public var hasCommitTimer: Bool { commitTiming?.hasTimer ?? false }
+    /// Commits that carried a timestamp (wp_commit_timer_v1.set_timestamp) so far.
+    public var timestampedCommits: UInt64 { commitTiming?.timestamps ?? 0 }
+
+    /// For the next commit, where the compositor offers them: the time of the refresh it
+    /// targets (wp_commit_timer_v1.set_timestamp, half of its refresh `period` early; nil:
+    /// none) and, with `fifo`, a fifo barrier to wait for and one to set (wp_fifo_v1), so each frame
+    /// is shown for at least one refresh. Call it before ``swapBuffers()``.
+    public func prepareCommit(target: MonotonicInstant?, period: Duration, fifo: Bool) {
+        commitTiming?.prepare(target: target, period: UInt64(max(0, period.inNanoseconds)), barrier: fifo)
+    }
+
     /// Whether ``swapBuffers()`` can commit now: always with an EGL window surface; with
     /// wl_shm buffers, when one is free (the compositor released it) or may be made.
     public var canCommit: Bool { frames?.hasFreeBuffer(size: target.pixelSize) ?? true }
@@ -321,6 +341,8 @@ public final class FullscreenSurface: ProxyOwner {
         closed = true
         if let throttle { wl_callback_destroy(throttle) }
         throttle = nil
+        commitTiming?.destroy()
+        commitTiming = nil
         if let frames { graphics.serialized { frames.release() } }
         frames = nil
         if let eglSurface {

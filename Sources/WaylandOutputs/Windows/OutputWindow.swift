@@ -73,6 +73,12 @@ public final class OutputWindow: @unchecked Sendable {
         public var refreshPeriod: Duration = .zero
         /// Where the compositor put the window's surface, as of the last committed frame.
         public var placement = Placement()
+        /// Whether commits carry wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps
+        /// (where offered and ``DisplayLinkSettings/usesPresentationTimes``), and how many
+        /// carried a timestamp.
+        public var usesFifo = false
+        public var usesCommitTiming = false
+        public var timestampedCommits: UInt64 = 0
 
         /// Frames per second between the first and the last commit.
         public var framesPerSecond: Double {
@@ -356,7 +362,13 @@ public final class OutputWindow: @unchecked Sendable {
             try renderer.render(frame, in: target)
             return target
         }
-        guard try waitUntilCommitPossible(surface), try graphics.serialized({ try surface.swapBuffers() }) else { return }
+        guard try waitUntilCommitPossible(surface) else { return }
+        // A frame aimed at a real refresh tells the compositor which (commit timing, fifo).
+        let settings = link.timing.settings
+        let presentationTimes = settings.usesPresentationTimes
+        let stamped = settings.usesCommitTiming && presentationTimes && frame.targetSource == .presentation
+        surface.prepareCommit(target: stamped ? frame.targetTimestamp : nil, period: frame.duration, fifo: presentationTimes)
+        guard try graphics.serialized({ try surface.swapBuffers() }) else { return }
         let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
         if wasDraft {
@@ -366,12 +378,14 @@ public final class OutputWindow: @unchecked Sendable {
             // by when the configure the compositor sends a newly mapped window has come.
             surface.finishDraft()
         }
-        let sample = FrameSample(index: frame.index,
+        var sample = FrameSample(index: frame.index,
                                  callbackArrival: callback.map { MonotonicInstant(nanoseconds: $0.arrival) },
                                  callbackTime: callback?.time, target: frame.targetTimestamp,
                                  renderStart: MonotonicInstant(nanoseconds: now),
                                  commit: MonotonicInstant(nanoseconds: commit),
                                  cpuTime: .nanoseconds(Int64(MonotonicClock.threadCPU() - cpuBefore)))
+        sample.targetSource = frame.targetSource
+        link.committed(start: now, commit: commit)
         let resting = !renderer.isAnimating && !wasDraft
         if resting {
             link.becomeIdle()
@@ -382,6 +396,14 @@ public final class OutputWindow: @unchecked Sendable {
             placementChanged = false
             let placement = surface.placement
             shared.withLock { $0.statistics.placement = placement }
+        }
+        let fifo = surface.hasFifo && presentationTimes
+        let timer = surface.hasCommitTimer && presentationTimes && settings.usesCommitTiming
+        let timestamps = surface.timestampedCommits
+        shared.withLock { state in
+            state.statistics.usesFifo = fifo
+            state.statistics.usesCommitTiming = timer
+            state.statistics.timestampedCommits = timestamps
         }
     }
 
@@ -444,8 +466,7 @@ public final class OutputWindow: @unchecked Sendable {
 
     /// Records what presentation feedback said about a frame.
     private func record(_ result: PresentationResult, of frame: UInt64, link: DisplayLink) {
-        if case .presented(_, let refresh, _, _) = result { link.presented(refresh: UInt64(max(0, refresh.inNanoseconds))) }
-        shared.withLock { state in
+        let sample = shared.withLock { state in
             switch result {
             case let .presented(time, refresh, sequence, flags):
                 state.statistics.presented += 1
@@ -462,6 +483,12 @@ public final class OutputWindow: @unchecked Sendable {
                 // Counted, and left out of every figure: the frame keeps no presented time.
                 state.statistics.presentationRejected += 1
             }
+            return state.frameLog.sample(frame)
+        }
+        if case let .presented(time, refresh, sequence, _) = result {
+            link.presented(time: time.nanoseconds, refresh: UInt64(max(0, refresh.inNanoseconds)), sequence: sequence,
+                           started: sample.map { ($0.callbackArrival ?? $0.renderStart).nanoseconds },
+                           committed: sample?.commit.nanoseconds)
         }
         if case .unusable(let reason) = result {
             complaints.report(kind: "presentation time", "output \(output.printableName): the compositor's "

@@ -82,6 +82,12 @@ struct RunOptions: Equatable, Sendable {
     /// Render resolution per output (--mode), fitted to the output by `scaleMode`.
     var renderModes: [String: ModeRequest] = [:]
     var scaleMode = ScaleMode.fit
+    /// --targets: frames aimed at the refresh presentation times predict (with fifo and
+    /// commit timing where offered), or at the frame-callback estimate.
+    var presentationTargets = true
+    /// --commit-timing: each commit also carries its target as a wp_commit_timer_v1
+    /// timestamp, where offered.
+    var commitTiming = false
     /// --frame-path: how frames reach the compositor (FullscreenSurface.Options.FramePath).
     var framePath = FullscreenSurface.Options.FramePath.automatic
     /// --allow-custom: a --mode size the output does not list is drawn anyway.
@@ -362,6 +368,14 @@ enum Arguments {
                                        + "above 0 and at most 1000 Hz), not '\(value)'")
                 }
                 options.renderModes[name] = request
+            case "--targets":
+                let value = try reader.value(for: option)
+                guard value == "presented" || value == "estimated" else {
+                    throw reader.error("--targets must be presented or estimated, not '\(value)'")
+                }
+                options.presentationTargets = value == "presented"
+            case "--commit-timing":
+                options.commitTiming = true
             case "--frame-path":
                 let value = try reader.value(for: option)
                 let paths: [String: FullscreenSurface.Options.FramePath] = ["auto": .automatic, "egl": .eglWindow,

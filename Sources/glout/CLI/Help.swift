@@ -182,6 +182,15 @@ enum Help {
                           the output: fit (the default) keeps the aspect with
                           black bars, fill crops, stretch distorts
       --allow-custom      accept --mode sizes the output does not list
+      --targets presented|estimated
+                          what each frame is drawn for: presented (the default)
+                          aims it at the refresh it will be presented at, learnt
+                          from the compositor's presentation times, with a fifo
+                          barrier where offered; estimated aims it at the frame
+                          callback plus one period (to compare)
+      --commit-timing     also give each commit its target refresh as a
+                          commit-timing timestamp, where offered (off by default:
+                          mutter 48.7 holds such a commit for good within seconds)
       --frame-path auto|egl|shm
                           how frames reach the compositor: shm (glout's own
                           wl_shm buffers, filled from a framebuffer: what auto

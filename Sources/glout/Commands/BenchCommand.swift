@@ -117,16 +117,21 @@ final class BenchCommand {
         for output in outputs {
             let log = windows[output.id]?.frameLog ?? coupled?.frameLog(of: output.id) ?? FrameLog(capacity: nil)
             let samples = log.samples.filter { $0.commit >= measuredFrom }
+            let startup = log.samples.filter { $0.commit < measuredFrom }
             let statistics = windows[output.id]?.statistics
             let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? .nanoseconds(16_666_667)
             let pacing = OutputPacing(samples: samples, period: UInt64(period.inNanoseconds))
+            let interval = windows[output.id]?.displayLinkSettings.frameInterval ?? 1
             measuredFrames += samples.count
             results.append(.init(name: output.name, refreshMilliHertz: output.currentMode?.refreshMilliHertz ?? 0,
                                  period: UInt64(period.inNanoseconds), pacing: pacing,
                                  stallMilliseconds: options.run.stalls[output.name] ?? 0,
                                  suspensions: statistics?.suspensions ?? 0,
                                  feedbackMostOutstanding: statistics?.feedbackMostOutstanding ?? 0,
-                                 feedbackDropped: statistics?.feedbackDropped ?? 0))
+                                 feedbackDropped: statistics?.feedbackDropped ?? 0,
+                                 compositor: PresentationReport(steady: samples, startup: startup,
+                                                                period: UInt64(period.inNanoseconds), interval: interval),
+                                 fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
         return BenchRun(mode: mode, presentationClock: stage.display.screens.presentationClock,

@@ -196,6 +196,7 @@ final class RunCommand {
                      pixel_height: output.pixelSize.height, first_frame_ms: firstFrame, suspensions: stats.suspensions,
                      buffer_waits: stats.bufferWaits, presentation_rejected: stats.presentationRejected,
                      disconnected: disconnected, placement: .init(stats.placement, output: output),
-                     landing: LandingSummary(window.landings))
+                     landing: LandingSummary(window.landings), fifo: stats.usesFifo, commit_timing: stats.usesCommitTiming,
+                     timestamped_commits: stats.timestampedCommits)
     }
 }

@@ -103,7 +103,9 @@ final class Stage {
                                                 framePath: options.framePath)
         return DisplaySession.WindowRequest(
             options: OutputWindow.Options(surface: surface, frameLogCapacity: frameLogCapacity),
-            displayLink: DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name)),
+            displayLink: DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name),
+                                             usesPresentationTimes: options.presentationTargets,
+                                             usesCommitTiming: options.commitTiming),
             makeRenderer: makeRenderer(for: output))
     }
 

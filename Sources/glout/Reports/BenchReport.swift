@@ -13,6 +13,11 @@ struct BenchRun {
         var suspensions: UInt64
         var feedbackMostOutstanding: Int
         var feedbackDropped: UInt64
+        /// What the compositor said of the frames, where it answers presentation feedback.
+        var compositor: PresentationReport?
+        /// Whether commits carried wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps.
+        var fifo = false
+        var commitTiming = false
     }
 
     var mode: PacingMode
@@ -55,8 +60,24 @@ struct BenchRun {
                      + "peak RSS \(peakRSSKilobytes / 1024) MiB")
         for output in outputs where output.pacing.presented > 0 || output.pacing.discarded > 0 {
             let toPresent = output.pacing.commitToPresent
-            lines.append("\(Log.printable(output.name)): \(output.pacing.presented) presented, \(output.pacing.discarded) discarded"
-                         + (toPresent.map { ", commit to present p50 \(format($0.p50, 2)) ms, p99 \(format($0.p99, 2)) ms" } ?? ""))
+            var line = "\(Log.printable(output.name)): \(output.pacing.presented) presented, \(output.pacing.discarded) discarded"
+                + (toPresent.map { ", commit to present p50 \(format($0.p50, 2)) ms, p99 \(format($0.p99, 2)) ms" } ?? "")
+            if let compositor = output.compositor {
+                line += ", next refresh \(format(compositor.next_refresh_pct, 1))%"
+                if let landing = compositor.landing {
+                    line += ", landing p50 \(format(landing.p50_ms, 2)) p99 \(format(landing.p99_ms, 2)) max "
+                        + "\(format(landing.max_ms, 2)) ms (targets: \(landing.target))"
+                }
+                if let startup = compositor.startup_landing {
+                    line += ", start-up landing p50 \(format(startup.p50_ms, 2)) max \(format(startup.max_ms, 2)) ms"
+                }
+                if !compositor.flags.isEmpty { line += ", flags " + compositor.flags.joined(separator: "+") }
+            }
+            if output.fifo || output.commitTiming {
+                line += ", commits with " + [output.fifo ? "fifo" : nil, output.commitTiming ? "commit-timing" : nil]
+                    .compactMap { $0 }.joined(separator: " and ")
+            }
+            lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -89,6 +110,10 @@ struct BenchRun {
             var cpu_ms_per_frame: Double
             var timing_source: String
             var presentation: Feedback
+            /// What the compositor said of the frames (docs/json.md).
+            var compositor: PresentationReport?
+            var fifo: Bool
+            var commit_timing: Bool
             var suspensions: UInt64
             var stall_ms: Double
         }
@@ -115,6 +140,7 @@ struct BenchRun {
                          presentation: Feedback(presented: p.presented, discarded: p.discarded,
                                                 outstanding_max: output.feedbackMostOutstanding,
                                                 dropped: output.feedbackDropped),
+                         compositor: output.compositor, fifo: output.fifo, commit_timing: output.commitTiming,
                          suspensions: output.suspensions, stall_ms: output.stallMilliseconds)
         }
         return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, presentation_clock: presentationClock,

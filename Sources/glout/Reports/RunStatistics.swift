@@ -26,6 +26,11 @@ struct RunStatistics: Encodable {
         var placement: Placement
         /// How far from their targets its last frames (up to 4096) landed.
         var landing: LandingSummary?
+        /// Whether commits carried wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps,
+        /// and how many carried a timestamp.
+        var fifo: Bool
+        var commit_timing: Bool
+        var timestamped_commits: UInt64
     }
 
     /// The facts that show a window covers its output, where no screenshot can.

@@ -5,6 +5,9 @@ import WaylandOutputs
 struct LandingSummary: Encodable, Equatable {
     /// What said when frames landed: "presentation", "frame-callback", or "mixed".
     var source: String
+    /// Where the targets came from: "presentation" (the refresh grid learnt from
+    /// presentation times), "estimate" (frame callback plus the period), or "mixed".
+    var target: String
     var frames: Int
     var mean_ms: Double
     var p50_ms: Double
@@ -16,6 +19,8 @@ struct LandingSummary: Encodable, Equatable {
         guard !landings.isEmpty else { return nil }
         let sources = Set(landings.map(\.source))
         source = sources.count == 1 ? sources.first!.rawValue : "mixed"
+        let targets = Set(landings.map(\.targetSource))
+        target = targets.count == 1 ? targets.first!.rawValue : "mixed"
         let errors = landings.map { $0.error.inSeconds * 1e3 }.sorted()
         frames = errors.count
         mean_ms = errors.reduce(0, +) / Double(errors.count)

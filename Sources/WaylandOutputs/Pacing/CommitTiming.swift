@@ -1,0 +1,90 @@
+import CWayland
+import Glibc
+
+/// wp_fifo_v1 and wp_commit_timer_v1 for one surface, where the compositor offers them
+/// (mutter 48): where asked (``DisplayLinkSettings/usesCommitTiming``), a commit carries
+/// the time of the refresh it targets, a little early as Mesa's Vulkan WSI sets it, so the
+/// compositor shows it at that refresh and not before; and a fifo barrier, so each frame stays on screen for at least one refresh and a frame
+/// committed early waits its turn instead of replacing one not yet shown. Frame callbacks
+/// still wake the display link.
+///
+/// Made, used and destroyed on the window's thread, before its wl_surface goes.
+final class CommitTiming {
+    private var fifo: OpaquePointer?
+    private var timer: OpaquePointer?
+    /// The presentation clock (wp_presentation.clock_id) the timestamps are on, where this
+    /// machine reads it.
+    private let clock: clockid_t?
+    /// How long before the target refresh the timestamp is, where the refresh period is
+    /// not known: half a millisecond, as Mesa's Vulkan WSI does, so that jitter in the
+    /// compositor's own clock cannot push the frame to the refresh after.
+    static let minimumLead: UInt64 = 500_000
+
+    /// How long before a target refresh of `period` the timestamp is: half a period. The
+    /// compositor shows a commit at the first refresh at or after its timestamp, so the
+    /// frame then goes to the refresh nearest the target, whichever way the learnt grid and
+    /// the compositor's own plan of its next refresh differ: on llvmpipe, mutter's
+    /// presented times come a few milliseconds after the refresh its clock planned.
+    static func lead(period: UInt64) -> UInt64 {
+        (1_000_000...1_000_000_000).contains(period) ? period / 2 : minimumLead
+    }
+
+    /// Commits with a timestamp, and with fifo barriers, so far.
+    private(set) var timestamps: UInt64 = 0
+    private(set) var barriers: UInt64 = 0
+
+    /// The objects for `surface`, on `queue`, from the managers the compositor offers (nil:
+    /// not offered); `clockID` is wp_presentation's clock.
+    init(queue: EventQueue, surface: OpaquePointer, fifoManager: OpaquePointer?, timingManager: OpaquePointer?,
+         clockID: UInt32) {
+        if let fifoManager {
+            let manager = queue.wrapper(of: fifoManager)
+            fifo = wp_fifo_manager_v1_get_fifo(manager, surface)
+            queue.releaseWrapper(manager)
+        }
+        if let timingManager {
+            let manager = queue.wrapper(of: timingManager)
+            timer = wp_commit_timing_manager_v1_get_timer(manager, surface)
+            queue.releaseWrapper(manager)
+        }
+        clock = PresentationFeedback.readableClock(clockID)
+    }
+
+    /// Whether the compositor offers fifo, and commit timing.
+    var hasFifo: Bool { fifo != nil }
+    var hasTimer: Bool { timer != nil }
+
+    /// For the next commit: the timestamp of `target` (CLOCK_MONOTONIC; nil: none), a
+    /// refresh of `period` nanoseconds, and, with `barrier`, wait for the last frame's
+    /// barrier and set this one's.
+    func prepare(target: MonotonicInstant?, period: UInt64, barrier: Bool) {
+        let lead = CommitTiming.lead(period: period)
+        if let timer, let target, let clock, target.nanoseconds > lead {
+            // On the presentation clock: both clocks read back to back.
+            let offset = Int64(bitPattern: MonotonicClock.read(clock)) &- Int64(bitPattern: MonotonicClock.now())
+            let (time, overflow) = Int64(bitPattern: target.nanoseconds - lead).addingReportingOverflow(offset)
+            if !overflow, time > 0 {
+                let seconds = UInt64(time) / 1_000_000_000
+                wp_commit_timer_v1_set_timestamp(timer, UInt32(truncatingIfNeeded: seconds >> 32),
+                                                 UInt32(truncatingIfNeeded: seconds), UInt32(UInt64(time) % 1_000_000_000))
+                timestamps += 1
+            }
+        }
+        if let fifo, barrier {
+            wp_fifo_v1_wait_barrier(fifo)
+            wp_fifo_v1_set_barrier(fifo)
+            barriers += 1
+        }
+    }
+
+    /// Destroys both objects (wp_fifo_v1.destroy, wp_commit_timer_v1.destroy); call before
+    /// the surface goes. Calling it again does nothing.
+    func destroy() {
+        if let fifo { wp_fifo_v1_destroy(fifo) }
+        if let timer { wp_commit_timer_v1_destroy(timer) }
+        fifo = nil
+        timer = nil
+    }
+
+    deinit { destroy() }
+}

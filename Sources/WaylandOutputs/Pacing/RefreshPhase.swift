@@ -1,0 +1,184 @@
+/// Where one output's refreshes fall, learnt from the compositor's presentation times:
+/// a period and a phase (the time of one refresh), filtered against jitter, and where a
+/// frame started at a given moment will be presented. This is how a display link's
+/// target becomes a real refresh instead of a guess (``DisplayLinkFrame/targetTimestamp``).
+/// Times are CLOCK_MONOTONIC nanoseconds. Pure, so recorded sequences are unit-tested.
+///
+/// The period is the compositor's (wp_presentation_feedback.presented refresh) where it
+/// reports one, else the mode's, else measured; the phase follows each presentation,
+/// a quarter of the way at a time, so that one late timestamp moves it little. Refresh
+/// counts come from the sequence where the compositor gives one (mutter), else from the
+/// distance in periods. A presentation off the grid by more than a quarter period is
+/// ignored, and three in a row are a jump: the grid starts again from the last one.
+struct RefreshPhase: Sendable, Equatable {
+    /// The refresh period, once known.
+    private(set) var period: UInt64?
+    /// A refresh on the grid: the latest presentation, filtered.
+    private(set) var anchor: UInt64?
+    private var anchorSequence: UInt64 = 0
+    /// Presentations taken into the grid since it started, and those off it in a row.
+    private(set) var samples = 0
+    private var offGrid = 0
+    /// Intervals measured while neither the compositor nor the mode gave a period.
+    private var measured = 0
+    /// How many intervals the period is measured from where nothing gives it.
+    static let measuring = 8
+    /// For the recent frames: the time from the frame's start to its presentation, and
+    /// from its commit to its presentation.
+    private var offsets: [UInt64] = []
+    private var margins: [UInt64] = []
+    /// How many recent frames the offsets and margins remember.
+    static let memory = 32
+
+    /// Whether the grid can be trusted for targets: a period and three presentations on it.
+    var isLocked: Bool { period != nil && anchor != nil && samples >= 3 }
+
+    /// Forgets the grid (a mode change, a suspension): it is learnt again.
+    mutating func reset() {
+        self = RefreshPhase()
+    }
+
+    /// A frame was presented at `time` (the compositor's refresh `period`, 0 if it gave
+    /// none, and its refresh `sequence`, 0 if none). `nominal` is the mode's period, if
+    /// known; `started` and `committed` are when that frame began and was committed.
+    mutating func presented(at time: UInt64, refresh: UInt64, sequence: UInt64, nominal: UInt64?,
+                            started: UInt64? = nil, committed: UInt64? = nil) {
+        let reported = (1_000_000...1_000_000_000).contains(refresh) ? refresh : nil
+        // The compositor says the period changed by more than 2%: a new mode.
+        if let reported, let period, reported.distance(to: period).magnitude * 50 > period { reset() }
+        if reported == nil, nominal == nil, measured < RefreshPhase.measuring {
+            // No period said (labwc's and phoc's headless outputs have no refresh): the
+            // shortest of the first intervals, per refresh where a sequence counts them.
+            // A start-up frame that missed a refresh cannot make it too long.
+            if let anchor, time > anchor {
+                let refreshes = sequence > anchorSequence && anchorSequence > 0 ? sequence - anchorSequence : 1
+                let interval = (time - anchor) / max(1, refreshes)
+                if (1_000_000...1_000_000_000).contains(interval) {
+                    period = min(period ?? interval, interval)
+                    measured += 1
+                }
+            }
+            anchor = time
+            anchorSequence = sequence
+            samples = 1
+            return
+        }
+        guard let anchor, let period else {
+            period = period ?? reported ?? nominal
+            anchor = time
+            anchorSequence = sequence
+            samples = 1
+            return
+        }
+        // Refreshes since the anchor: counted by the compositor where it counts.
+        let elapsed = Int64(bitPattern: time &- anchor)
+        let count: Int64
+        if sequence > anchorSequence, anchorSequence > 0, sequence - anchorSequence < 1 << 32 {
+            count = Int64(sequence - anchorSequence)
+        } else {
+            count = RefreshPhase.rounded(elapsed, by: period)
+        }
+        let predicted = Int64(bitPattern: anchor) &+ count &* Int64(period)
+        let error = Int64(bitPattern: time) &- predicted
+        guard error.magnitude * 4 <= period else {
+            offGrid += 1
+            if offGrid >= 3 {
+                // A jump: the grid starts again from here, keeping the period.
+                let kept = self.period
+                reset()
+                self.period = kept
+                self.anchor = time
+                anchorSequence = sequence
+                samples = 1
+            }
+            return
+        }
+        offGrid = 0
+        self.anchor = UInt64(bitPattern: predicted &+ error / 4)
+        anchorSequence = sequence
+        if let reported {
+            self.period = reported
+        } else if count > 0 {
+            // Measured: nudge the period by the error spread over the refreshes between,
+            // within 10% of the mode's (headless wlroots ticks whole milliseconds: 16 for
+            // "60 Hz", 4% off).
+            var adjusted = Int64(period) + error / count / 4
+            if let nominal, nominal > 0 {
+                let slack = Int64(nominal / 10)
+                adjusted = min(max(adjusted, Int64(nominal) - slack), Int64(nominal) + slack)
+            }
+            self.period = UInt64(max(1_000_000, adjusted))
+        }
+        samples += 1
+        if let started, time >= started { remember(&offsets, time - started) }
+        if let committed, time >= committed { remember(&margins, time - committed) }
+    }
+
+    /// The first refresh on the grid at or after `time`, or nil while there is no grid.
+    func refresh(after time: UInt64) -> UInt64? {
+        guard let anchor, let period, period > 0 else { return nil }
+        let offset = Int64(bitPattern: time &- anchor)
+        // Ceiling division, for offsets on either side of the anchor.
+        var count = offset / Int64(period)
+        if count * Int64(period) < offset { count += 1 }
+        return UInt64(bitPattern: Int64(bitPattern: anchor) &+ count &* Int64(period))
+    }
+
+    /// The refresh on the grid nearest to `time`, or nil while there is no grid.
+    func refresh(nearest time: UInt64) -> UInt64? {
+        guard let anchor, let period, period > 0 else { return nil }
+        let count = RefreshPhase.rounded(Int64(bitPattern: time &- anchor), by: period)
+        return UInt64(bitPattern: Int64(bitPattern: anchor) &+ count &* Int64(period))
+    }
+
+    /// The refresh a frame started at `start`, to be committed about `commit`, will be
+    /// presented at: the refresh nearest to its start plus the time recent frames took from
+    /// their start to their presentation (the median), later if the commit comes after the
+    /// latest moment a frame has lately made a refresh. Nil while the grid is not locked.
+    ///
+    /// The nearest refresh, not the first after the start: where the frame callback comes
+    /// at the refresh (wlroots, labwc, phoc), starts fall on either side of it by a few
+    /// microseconds, and counting refreshes from the first after the start would put every
+    /// other frame's target a period off. Their start-to-presentation times all lie near
+    /// one period, half a period from where rounding flips.
+    func target(start: UInt64, commit: UInt64) -> UInt64? {
+        guard isLocked, let period else { return nil }
+        guard let typical = RefreshPhase.median(offsets), offsets.count >= 3,
+              var target = refresh(nearest: start &+ typical) else { return refresh(after: start) }
+        if target <= start, let next = refresh(after: start &+ 1) { target = next }
+        if margins.count >= 8, let margin = margins.min() {
+            // Committed later than any frame that made its refresh: the next one(s).
+            let latest = commit &+ margin
+            if latest > target &+ 500_000 {
+                target += (latest - target + period - 1) / period * period
+            }
+        }
+        return target
+    }
+
+    private func remember<T>(_ list: inout [T], _ value: T) {
+        list.append(value)
+        if list.count > RefreshPhase.memory { list.removeFirst(list.count - RefreshPhase.memory) }
+    }
+
+    /// `value / divisor`, rounded to the nearest whole number (halves away from zero).
+    private static func rounded(_ value: Int64, by divisor: UInt64) -> Int64 {
+        let d = Int64(max(1, divisor))
+        return value >= 0 ? (value + d / 2) / d : -((-value + d / 2) / d)
+    }
+
+    /// The median of `values` (the upper one of an even count), nil for none. No
+    /// allocation: it runs every frame, over at most ``memory`` values.
+    private static func median(_ values: [UInt64]) -> UInt64? {
+        let rank = values.count / 2
+        for value in values {
+            var below = 0, equal = 0
+            for other in values {
+                if other < value { below += 1 } else if other == value { equal += 1 }
+            }
+            if below <= rank, rank < below + equal { return value }
+        }
+        return nil
+    }
+
+}

@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// Display links aimed at the refresh a frame will be presented at, learnt from the
+/// compositor's presentation times, on Debian 13's compositors, which all send them:
+/// kwin 6.3, whose frame callbacks come about 3 ms after a refresh (the estimate, callback
+/// plus a period, put every frame 2.5 to 3.2 ms late), and mutter 48, which offers fifo-v1
+/// and commit-timing-v1. What is checked is what the compositor said: its presented times
+/// against glout's targets, and the requests on the wire (WAYLAND_DEBUG).
+final class PresentationTargetTests: IntegrationTestCase {
+    override func setUpWithError() throws {
+        guard Stack.current == .debian13 else {
+            throw XCTSkip("Debian 12's compositors send no presentation times glout can lock to (GLOUT_STACK=debian-13)")
+        }
+    }
+
+    /// Runs bench on `compositor` and returns its JSON report and glout's stderr.
+    func bench(_ arguments: [String], on compositor: Compositor, extra: [String: String] = [:]) throws
+        -> (report: [String: Any], stderr: String) {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("bench.json").path
+        let finished = try compositor.glout(["bench", "--json", json] + arguments, extra: extra)
+            .wait(timeout: 30 + Timing.patience)
+        XCTAssertEqual(finished.status, 0, String(finished.stderr.suffix(4000)))
+        return (try readJSON(json), finished.stderr)
+    }
+
+    func number(_ dictionary: [String: Any]?, _ path: String...) -> Double {
+        var value: Any? = dictionary
+        for key in path { value = (value as? [String: Any])?[key] }
+        return (value as? NSNumber)?.doubleValue ?? .nan
+    }
+
+    /// Each output's frames land at their target: the steady-state landing p50 within an
+    /// eighth of a period (2.1 ms at 60 Hz; the estimate missed by 2.5 to 3.2 ms on kwin),
+    /// with targets from presentation times.
+    func checkLanding(_ report: [String: Any], _ name: String) {
+        let outputs = outputsByName(report)
+        XCTAssertFalse(outputs.isEmpty, "\(name): no outputs in \(report)")
+        for (output, entry) in outputs {
+            let compositor = entry["compositor"] as? [String: Any]
+            let landing = compositor?["landing"] as? [String: Any]
+            let period = number(entry, "period_ms")
+            XCTAssertNotEqual(landing?["target"] as? String, "estimate", "\(name) \(output): no presentation targets: \(entry)")
+            let p50 = number(landing, "p50_ms")
+            XCTAssertLessThan(p50.magnitude, period / 8, "\(name) \(output): landing p50 \(p50) ms: \(entry)")
+            XCTAssertGreaterThan(number(compositor, "next_refresh_pct"), 50, "\(name) \(output): \(entry)")
+        }
+    }
+
+    func test_onKwinFramesAreTargetedAtTheRefreshTheyArePresentedAt() throws {
+        let kwin = try Compositor.kwin(outputs: 2)
+        let (report, _) = try bench(["--duration", "4"], on: kwin)
+        checkLanding(report, "kwin")
+    }
+
+    func test_onMutterCommitsCarryFifoBarriersAndFramesLandAtTheirTargets() throws {
+        let mutter = try Compositor.mutter(["1280x720@60"])
+        let (report, stderr) = try bench(["--duration", "3"], on: mutter, extra: ["WAYLAND_DEBUG": "client"])
+        checkLanding(report, "mutter")
+        for output in outputsByName(report).values {
+            XCTAssertEqual(output["fifo"] as? Bool, true, "\(output)")
+            XCTAssertEqual(output["commit_timing"] as? Bool, false, "timestamps are asked for with --commit-timing")
+        }
+        for request in [".get_fifo(", ".wait_barrier()", ".set_barrier()"] {
+            XCTAssertTrue(stderr.contains(request), "no wp_fifo_v1 \(request) on the wire: \(stderr.suffix(3000))")
+        }
+        XCTAssertFalse(stderr.contains(".set_timestamp("), "a timestamp without --commit-timing")
+    }
+
+    /// With --commit-timing, commits also carry wp_commit_timer_v1.set_timestamp for their
+    /// target. mutter 48.7 may then hold a commit for good (see README), so only the
+    /// requests and a clean end are checked, not the frames.
+    func test_withCommitTimingMutterCommitsCarryTheirTargetAsATimestamp() throws {
+        let mutter = try Compositor.mutter(["1280x720@60"])
+        let (report, stderr) = try bench(["--duration", "2", "--commit-timing"], on: mutter, extra: ["WAYLAND_DEBUG": "client"])
+        XCTAssertTrue(stderr.contains(".get_timer("), "no wp_commit_timer_v1: \(stderr.suffix(3000))")
+        XCTAssertTrue(stderr.contains(".set_timestamp("), "no set_timestamp on the wire: \(stderr.suffix(3000))")
+        XCTAssertTrue(stderr.contains(".wait_barrier()"), "no fifo barrier: \(stderr.suffix(3000))")
+        for output in outputsByName(report).values {
+            XCTAssertEqual(output["commit_timing"] as? Bool, true, "\(output)")
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import XCTest
+@testable import WaylandOutputs
+
+/// The refresh grid learnt from presentation times, and the targets a display link takes
+/// from it, fed recorded and made-up sequences.
+final class RefreshPhaseTests: XCTestCase {
+    let period: UInt64 = 16_666_667
+    let base: UInt64 = 1_000_000_000_000
+
+    /// Small deterministic jitter, within ±0.3 ms.
+    func jitter(_ i: Int) -> Int64 { Int64((i * 7919) % 600_000) - 300_000 }
+
+    func test_aSteadyOutputLocksOnItsGridDespiteJitter() throws {
+        var phase = RefreshPhase()
+        for i in 0..<40 {
+            let time = UInt64(Int64(base + UInt64(i) * period) + jitter(i))
+            phase.presented(at: time, refresh: UInt64(period), sequence: 0, nominal: period)
+        }
+        XCTAssertTrue(phase.isLocked)
+        XCTAssertEqual(phase.period, period)
+        // The grid is within the jitter of the true refreshes, far and near.
+        let next = try XCTUnwrap(phase.refresh(after: base + 45 * period + 1_000_000))
+        XCTAssertLessThan((Int64(next) - Int64(base + 46 * period)).magnitude, 300_000)
+        let earlier = try XCTUnwrap(phase.refresh(after: base + 3 * period - 1_000_000))
+        XCTAssertLessThan((Int64(earlier) - Int64(base + 3 * period)).magnitude, 300_000)
+    }
+
+    func test_withoutAReportedRefreshThePeriodIsMeasuredAndFollowed() throws {
+        var phase = RefreshPhase()
+        let true_ = UInt64(16_700_000)
+        for i in 0..<200 {
+            phase.presented(at: base + UInt64(i) * true_, refresh: 0, sequence: 0, nominal: 16_666_667)
+        }
+        let period = try XCTUnwrap(phase.period)
+        XCTAssertLessThan((Int64(period) - Int64(true_)).magnitude, 20_000, "followed to within 20 µs: \(period)")
+        // With no nominal period at all (labwc, phoc), the shortest of the first intervals
+        // gives it, though a start-up frame missed a refresh.
+        var measured = RefreshPhase()
+        var time = base
+        for i in 0..<12 {
+            measured.presented(at: time, refresh: 0, sequence: 0, nominal: nil)
+            time += i == 1 ? 2 * 33_333_333 : 33_333_333
+        }
+        XCTAssertEqual(measured.period, 33_333_333)
+        XCTAssertTrue(measured.isLocked)
+    }
+
+    func test_theCompositorsSequenceCountsRefreshesAcrossAGap() throws {
+        var phase = RefreshPhase()
+        var sequence: UInt64 = 5000
+        for i in 0..<10 {
+            phase.presented(at: base + UInt64(i) * period, refresh: UInt64(period), sequence: sequence, nominal: period)
+            sequence += 1
+        }
+        // Seven refreshes without a frame, then one off by 0.2 ms.
+        let after = base + 16 * period + 200_000
+        phase.presented(at: after, refresh: UInt64(period), sequence: sequence + 6, nominal: period)
+        XCTAssertEqual(phase.samples, 11, "taken into the grid, not seen as a jump")
+    }
+
+    func test_aJumpOfHalfAPeriodRestartsTheGridAfterThreeFrames() throws {
+        var phase = RefreshPhase()
+        for i in 0..<10 { phase.presented(at: base + UInt64(i) * period, refresh: UInt64(period), sequence: 0, nominal: period) }
+        let shifted = base + 10 * period + period / 2
+        for i in 0..<2 {
+            phase.presented(at: shifted + UInt64(i) * period, refresh: UInt64(period), sequence: 0, nominal: period)
+            XCTAssertTrue(phase.isLocked, "one or two off the grid are ignored")
+        }
+        phase.presented(at: shifted + 2 * period, refresh: UInt64(period), sequence: 0, nominal: period)
+        XCTAssertFalse(phase.isLocked, "the third starts the grid again")
+        for i in 3..<6 { phase.presented(at: shifted + UInt64(i) * period, refresh: UInt64(period), sequence: 0, nominal: period) }
+        XCTAssertEqual(phase.refresh(after: shifted + 7 * period - 1), shifted + 7 * period)
+    }
+
+    func test_aNewPeriodFromTheCompositorStartsAgain() {
+        var phase = RefreshPhase()
+        for i in 0..<10 { phase.presented(at: base + UInt64(i) * period, refresh: UInt64(period), sequence: 0, nominal: period) }
+        phase.presented(at: base + 11 * period, refresh: 33_333_333, sequence: 0, nominal: period)
+        XCTAssertEqual(phase.period, 33_333_333)
+        XCTAssertFalse(phase.isLocked)
+    }
+
+    /// Frames that start at a refresh's callback (`phase` ns after it) and are presented
+    /// `lead` refreshes after the first one following their start, committed 4 ms after it.
+    func feed(_ phase: inout RefreshPhase, frames: Int, lead: UInt64, callbackAfterRefresh: UInt64) {
+        for i in 0..<frames {
+            let start = base + UInt64(i) * period + callbackAfterRefresh
+            let presented = base + (UInt64(i) + 1 + lead) * period
+            phase.presented(at: presented, refresh: UInt64(period), sequence: 0, nominal: period, started: start,
+                            committed: start + 4_000_000)
+        }
+    }
+
+    func test_theTargetIsTheRefreshRecentFramesWerePresentedAt() throws {
+        // kwin-like: the callback comes 3 ms after a refresh, the frame is shown at the next.
+        var next = RefreshPhase()
+        feed(&next, frames: 20, lead: 0, callbackAfterRefresh: 3_000_000)
+        let start = base + 30 * period + 3_000_000
+        XCTAssertEqual(next.target(start: start, commit: start + 4_000_000), base + 31 * period)
+        // sway-like: shown one refresh later than that.
+        var later = RefreshPhase()
+        feed(&later, frames: 20, lead: 1, callbackAfterRefresh: 1_000_000)
+        let start2 = base + 30 * period + 1_000_000
+        XCTAssertEqual(later.target(start: start2, commit: start2 + 4_000_000), base + 32 * period)
+    }
+
+    func test_callbacksOnEitherSideOfTheRefreshAllTargetTheNextOne() throws {
+        // labwc/phoc-like: the callback comes at the refresh, a few microseconds before or
+        // after the time the compositor reports, and the frame is shown at the next one.
+        var phase = RefreshPhase()
+        for i in 0..<24 {
+            let refresh = base + UInt64(i) * period
+            let start = i % 2 == 0 ? refresh - 40_000 : refresh + 40_000
+            phase.presented(at: refresh + period, refresh: UInt64(period), sequence: 0, nominal: period, started: start,
+                            committed: start + 3_000_000)
+        }
+        for (offset, name) in [(-40_000, "before"), (40_000, "after"), (-300_000, "well before"), (300_000, "well after")] {
+            let refresh = base + 30 * period
+            let start = UInt64(Int64(refresh) + Int64(offset))
+            XCTAssertEqual(phase.target(start: start, commit: start + 3_000_000), refresh + period,
+                           "a start \(name) the refresh")
+        }
+    }
+
+    func test_aCommitLaterThanAnyThatMadeItsRefreshTargetsTheNextOne() throws {
+        var phase = RefreshPhase()
+        // Frames committed 4 ms after a callback 3 ms past the refresh: 9.7 ms before the next.
+        feed(&phase, frames: 20, lead: 0, callbackAfterRefresh: 3_000_000)
+        let start = base + 30 * period + 3_000_000
+        // This frame is expected to take 14 ms: it cannot make the refresh 13.7 ms away.
+        XCTAssertEqual(phase.target(start: start, commit: start + 14_000_000), base + 32 * period)
+    }
+
+    func test_noTargetBeforeTheGridIsLocked() {
+        var phase = RefreshPhase()
+        XCTAssertNil(phase.target(start: base, commit: base))
+        phase.presented(at: base, refresh: UInt64(period), sequence: 0, nominal: period)
+        phase.presented(at: base + period, refresh: UInt64(period), sequence: 0, nominal: period)
+        XCTAssertNil(phase.target(start: base + period, commit: base + period))
+    }
+
+    func test_theDisplayLinkTargetsThePresentedRefreshAndSaysSo() {
+        var link = DisplayLinkTiming(modePeriod: period)
+        var now = base
+        XCTAssertEqual(link.startFrame(now: now).targetSource, .estimate, "nothing presented yet")
+        for i in 0..<10 {
+            now = base + UInt64(i) * period + 3_000_000
+            link.callbackArrived(now: now, time: 0)
+            let frame = link.startFrame(now: now)
+            link.committed(start: now, commit: now + 4_000_000)
+            link.presented(time: base + UInt64(i + 1) * period, refresh: UInt64(period), sequence: 0, started: now,
+                           committed: now + 4_000_000)
+            if i < 3 { XCTAssertEqual(frame.targetSource, .estimate) }
+        }
+        now = base + 10 * period + 3_000_000
+        link.callbackArrived(now: now, time: 0)
+        let frame = link.startFrame(now: now)
+        XCTAssertEqual(frame.targetSource, .presentation)
+        XCTAssertEqual(frame.targetTimestamp.nanoseconds, base + 11 * period, "the refresh, not callback + period")
+        // Turned off, the estimate again.
+        link.settings.usesPresentationTimes = false
+        link.callbackArrived(now: now + period, time: 0)
+        XCTAssertEqual(link.startFrame(now: now + period).targetSource, .estimate)
+        // A new mode forgets the grid.
+        link.settings.usesPresentationTimes = true
+        link.modePeriod = 20_000_000
+        link.callbackArrived(now: now + 2 * period, time: 0)
+        XCTAssertEqual(link.startFrame(now: now + 2 * period).targetSource, .estimate)
+    }
+}
