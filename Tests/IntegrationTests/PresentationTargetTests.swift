@@ -82,4 +82,27 @@ final class PresentationTargetTests: IntegrationTestCase {
             XCTAssertEqual(output["commit_timing"] as? Bool, true, "\(output)")
         }
     }
+
+    /// --landings-json holds each frame's target and landing, on CLOCK_MONOTONIC with the
+    /// offset to CLOCK_REALTIME, for setting two glouts' frames side by side.
+    func test_landingsJSONHoldsEveryFramesTargetAndWhenItLanded() throws {
+        let sway = try Compositor.sway(["800x600@60"])
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("landings.json").path
+        let finished = try sway.glout(["run", "--duration", "2", "--landings-json", path]).wait(timeout: 10 + Timing.patience)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let log = try readJSON(path)
+        XCTAssertEqual(log["clock"] as? String, "monotonic")
+        XCTAssertGreaterThan(number(log, "realtime_minus_monotonic_ns"), 1e18, "CLOCK_REALTIME after 2001")
+        let output = (log["outputs"] as? [[String: Any]])?.first ?? [:]
+        XCTAssertEqual(output["name"] as? String, "HEADLESS-1")
+        let frames = output["frames"] as? [[String: Any]] ?? []
+        XCTAssertGreaterThan(frames.count, 30, "\(output)")
+        let steady = frames.filter { $0["target"] as? String == "presentation" && $0["source"] as? String == "presentation" }
+        XCTAssertGreaterThan(steady.count, frames.count / 2, "frames targeted from presentation times")
+        let errors = steady.map { number($0, "landed_ns") - number($0, "target_ns") }.sorted()
+        let median = errors.isEmpty ? .nan : errors[errors.count / 2]
+        XCTAssertLessThan(median.magnitude, 16_666_667 / 8, "landing p50 \(median) ns")
+    }
 }

@@ -122,6 +122,20 @@ final class RefreshPhaseTests: XCTestCase {
         }
     }
 
+    func test_presentationsOffAnyGridAreTargetedByTheirLatency() throws {
+        // weston-like on a slow machine: a reported 16.7 ms refresh, frames presented every
+        // 19 to 21 ms, each 12 ms after its start.
+        var phase = RefreshPhase()
+        var start = base
+        for i in 0..<40 {
+            phase.presented(at: start + 12_000_000, refresh: UInt64(period), sequence: 0, nominal: period, started: start,
+                            committed: start + 3_000_000)
+            start += 19_000_000 + UInt64(i % 3) * 1_000_000
+        }
+        let target = try XCTUnwrap(phase.target(start: start, commit: start + 3_000_000))
+        XCTAssertLessThan((Int64(target) - Int64(start + 12_000_000)).magnitude, 500_000, "the latency, not a grid")
+    }
+
     func test_aCommitLaterThanAnyThatMadeItsRefreshTargetsTheNextOne() throws {
         var phase = RefreshPhase()
         // Frames committed 4 ms after a callback 3 ms past the refresh: 9.7 ms before the next.

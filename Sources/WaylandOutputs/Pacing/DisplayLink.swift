@@ -4,10 +4,11 @@ import CWayland
 public struct DisplayLinkFrame: Sendable {
     /// Where a frame's ``targetTimestamp`` came from.
     public enum TargetSource: String, Sendable, Equatable {
-        /// The refresh the frame will be presented at, predicted from the output's
-        /// refresh grid as the compositor's presentation times show it: the first refresh
-        /// after the frame's start plus the refreshes recent frames took to reach the
-        /// screen, later when the commit is expected late.
+        /// Where the frame will be presented, learnt from the compositor's presentation
+        /// times: the refresh of the output's grid nearest to the frame's start plus the
+        /// time recent frames took to reach the screen, later when the commit is expected
+        /// late; or, where presented times keep to no grid, the start plus that time.
+        /// See "Pacing and presentation".
         case presentation
         /// `timestamp` plus the frame interval times the refresh period: where the
         /// compositor reports no presentation times (sway 1.7, kwin 5.27), while the grid

@@ -27,6 +27,14 @@ struct RefreshPhase: Sendable, Equatable {
     /// from its commit to its presentation.
     private var offsets: [UInt64] = []
     private var margins: [UInt64] = []
+    /// How far, lately, each way of predicting was from the presented times (an
+    /// exponential average, nanoseconds; nil before it has been tried).
+    private var gridError: UInt64?
+    private var latencyError: UInt64?
+    /// How many of the latest offsets the median is taken over: few enough that the slow
+    /// frames of a start soon leave it (kwin's first 40 frames after the grid locked were
+    /// targeted a refresh late with all 32), enough that jitter does not move it.
+    static let recent = 9
     /// How many recent frames the offsets and margins remember.
     static let memory = 32
 
@@ -44,6 +52,22 @@ struct RefreshPhase: Sendable, Equatable {
     mutating func presented(at time: UInt64, refresh: UInt64, sequence: UInt64, nominal: UInt64?,
                             started: UInt64? = nil, committed: UInt64? = nil) {
         let reported = (1_000_000...1_000_000_000).contains(refresh) ? refresh : nil
+        if let started {
+            // How near each prediction, made now for this frame, comes to where it went.
+            let commit = committed ?? started
+            if let grid = gridTarget(start: started, commit: commit) {
+                RefreshPhase.average(&gridError, Int64(bitPattern: time &- grid).magnitude)
+            }
+            if let latency = latencyTarget(start: started) {
+                RefreshPhase.average(&latencyError, Int64(bitPattern: time &- latency).magnitude)
+            }
+        }
+        defer {
+            // How long frames take to reach the screen does not depend on the grid: kept
+            // also where there is none, and across a jump.
+            if let started, time >= started, time - started < 1_000_000_000 { remember(&offsets, time - started) }
+            if let committed, time >= committed, time - committed < 1_000_000_000 { remember(&margins, time - committed) }
+        }
         // The compositor says the period changed by more than 2%: a new mode.
         if let reported, let period, reported.distance(to: period).magnitude * 50 > period { reset() }
         if reported == nil, nominal == nil, measured < RefreshPhase.measuring {
@@ -84,9 +108,9 @@ struct RefreshPhase: Sendable, Equatable {
             offGrid += 1
             if offGrid >= 3 {
                 // A jump: the grid starts again from here, keeping the period.
-                let kept = self.period
+                let kept = (period: self.period, offsets: offsets, margins: margins, latencyError: latencyError)
                 reset()
-                self.period = kept
+                (self.period, offsets, margins, latencyError) = kept
                 self.anchor = time
                 anchorSequence = sequence
                 samples = 1
@@ -110,8 +134,6 @@ struct RefreshPhase: Sendable, Equatable {
             self.period = UInt64(max(1_000_000, adjusted))
         }
         samples += 1
-        if let started, time >= started { remember(&offsets, time - started) }
-        if let committed, time >= committed { remember(&margins, time - committed) }
     }
 
     /// The first refresh on the grid at or after `time`, or nil while there is no grid.
@@ -131,34 +153,66 @@ struct RefreshPhase: Sendable, Equatable {
         return UInt64(bitPattern: Int64(bitPattern: anchor) &+ count &* Int64(period))
     }
 
-    /// The refresh a frame started at `start`, to be committed about `commit`, will be
-    /// presented at: the refresh nearest to its start plus the time recent frames took from
-    /// their start to their presentation (the median), later if the commit comes after the
-    /// latest moment a frame has lately made a refresh. Nil while the grid is not locked.
+    /// Where a frame started at `start`, to be committed about `commit`, will be
+    /// presented, nil while nothing is known: by the grid (``gridTarget(start:commit:)``)
+    /// or by the time recent frames took to the screen (``latencyTarget(start:)``),
+    /// whichever has lately been nearer the presented times. The grid is right where the
+    /// compositor keeps to its refresh; the latency where it presents off it, as weston's
+    /// headless output does on a machine too slow for its refresh (every 19 to 21 ms, with
+    /// a reported period of 16.7 ms).
+    func target(start: UInt64, commit: UInt64) -> UInt64? {
+        let grid = gridTarget(start: start, commit: commit)
+        guard let latency = latencyTarget(start: start) else { return grid }
+        guard let grid else { return latency }
+        guard let gridError, let latencyError, latencyError < gridError else { return grid }
+        return latency
+    }
+
+    /// The refresh on the grid a frame started at `start`, to be committed about `commit`,
+    /// will be presented at: the refresh nearest to its start plus the time recent frames
+    /// took from their start to their presentation (the median of the latest few), later if
+    /// the commit is expected too late for it. Nil while the grid is not locked.
     ///
     /// The nearest refresh, not the first after the start: where the frame callback comes
     /// at the refresh (wlroots, labwc, phoc), starts fall on either side of it by a few
     /// microseconds, and counting refreshes from the first after the start would put every
     /// other frame's target a period off. Their start-to-presentation times all lie near
     /// one period, half a period from where rounding flips.
-    func target(start: UInt64, commit: UInt64) -> UInt64? {
+    func gridTarget(start: UInt64, commit: UInt64) -> UInt64? {
         guard isLocked, let period else { return nil }
-        guard let typical = RefreshPhase.median(offsets), offsets.count >= 3,
+        guard let typical = RefreshPhase.median(offsets.suffix(RefreshPhase.recent)), offsets.count >= 3,
               var target = refresh(nearest: start &+ typical) else { return refresh(after: start) }
         if target <= start, let next = refresh(after: start &+ 1) { target = next }
         if margins.count >= 8, let margin = margins.min() {
-            // Committed later than any frame that made its refresh: the next one(s).
-            let latest = commit &+ margin
-            if latest > target &+ 500_000 {
+            // Committed too late for the refresh, the compositor needing at least as long
+            // as the quickest frame lately took from commit to screen, capped at 1 ms:
+            // the next one(s). Only then: a commit later than any that lately made its
+            // refresh may still make it (pushing those put 2% of kwin's frames a refresh
+            // early of their targets).
+            let latest = commit &+ min(margin, 1_000_000)
+            if latest > target {
                 target += (latest - target + period - 1) / period * period
             }
         }
         return target
     }
 
+    /// A frame's start plus the median time recent frames took from their start to the
+    /// screen, once 8 have given it; nil before.
+    func latencyTarget(start: UInt64) -> UInt64? {
+        guard offsets.count >= RefreshPhase.memory / 4, let typical = RefreshPhase.median(offsets.suffix(RefreshPhase.recent)) else { return nil }
+        return start &+ typical
+    }
+
     private func remember<T>(_ list: inout [T], _ value: T) {
         list.append(value)
         if list.count > RefreshPhase.memory { list.removeFirst(list.count - RefreshPhase.memory) }
+    }
+
+    /// Moves `average` an eighth of the way to `value` (sets it, the first time).
+    private static func average(_ average: inout UInt64?, _ value: UInt64) {
+        let value = min(value, 1_000_000_000)
+        average = average.map { $0 - $0 / 8 + value / 8 } ?? value
     }
 
     /// `value / divisor`, rounded to the nearest whole number (halves away from zero).
@@ -169,7 +223,7 @@ struct RefreshPhase: Sendable, Equatable {
 
     /// The median of `values` (the upper one of an even count), nil for none. No
     /// allocation: it runs every frame, over at most ``memory`` values.
-    private static func median(_ values: [UInt64]) -> UInt64? {
+    private static func median(_ values: ArraySlice<UInt64>) -> UInt64? {
         let rank = values.count / 2
         for value in values {
             var below = 0, equal = 0

@@ -69,6 +69,8 @@ struct RunOptions: Equatable, Sendable {
     /// Draw every frame at this scene time.
     var frozen: Double?
     var statsJSON: String?
+    /// --landings-json: every output's recent frames, target and landing, on exit.
+    var landingsJSON: String?
     /// Exit (status 0) when no output is left to draw on, instead of waiting for one.
     var exitWhenNoOutputs = false
     /// Load shaders from this folder instead of the built-in copies.
@@ -253,6 +255,7 @@ enum Arguments {
             case "--help", "-h": try reader.flag(option); return .help(topic: command)
             case "--duration": options.duration = try reader.seconds(for: option, allowZero: false)
             case "--stats-json": options.statsJSON = try reader.path(for: option)
+            case "--landings-json": options.landingsJSON = try reader.path(for: option)
             case "--exit-when-no-outputs": try reader.flag(option); options.exitWhenNoOutputs = true
             default: try parseSceneOption(option, into: &options, reader: &reader)
             }
@@ -374,8 +377,7 @@ enum Arguments {
                     throw reader.error("--targets must be presented or estimated, not '\(value)'")
                 }
                 options.presentationTargets = value == "presented"
-            case "--commit-timing":
-                options.commitTiming = true
+            case "--commit-timing": try reader.flag(option); options.commitTiming = true
             case "--frame-path":
                 let value = try reader.value(for: option)
                 let paths: [String: FullscreenSurface.Options.FramePath] = ["auto": .automatic, "egl": .eglWindow,

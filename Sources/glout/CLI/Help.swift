@@ -106,6 +106,10 @@ enum Help {
       --duration S        run S seconds, then exit with status 0
       --stats-json FILE   write per-output frame counts and rates to FILE on exit
                           (also of outputs that left, and if the compositor dies)
+      --landings-json FILE
+                          write each output's last frames (up to 4096), each
+                          with its target and when it reached the screen, to FILE
+                          on exit: two glouts' files give the seam between them
       --exit-when-no-outputs
                           exit with status 0 when no output is left, instead of
                           waiting for one to connect

@@ -20,6 +20,7 @@ final class RunCommand {
 
     func run() throws {
         let statsFile = try options.statsJSON.map { try ReportFile(path: $0, option: "--stats-json") }
+        let landingsFile = try options.landingsJSON.map { try ReportFile(path: $0, option: "--landings-json") }
         let stage = try Stage(options: options, log: log, input: true)
         try stage.checkWall()
         let started = MonotonicInstant.now
@@ -47,6 +48,7 @@ final class RunCommand {
             try statsFile.write(RunStatistics(layout: options.layout.rawValue, duration_s: duration, outputs: statistics,
                                               span: span, ended_by: endedBy, error: failure?.message))
         }
+        try landingsFile?.write(LandingLog(landings))
         if let failure { throw failure }
     }
 

@@ -1,0 +1,42 @@
+import Glibc
+import WaylandOutputs
+
+/// `--landings-json`: every output's last frames, each with its target and the moment it
+/// reached the screen, in CLOCK_MONOTONIC nanoseconds, and the offset to CLOCK_REALTIME
+/// (read when written) that puts them on a clock two machines share. Two glouts' files,
+/// on one machine or on machines whose clocks agree, give the seam offset between their
+/// outputs as the span's report gives it between one glout's (bench/wall-seam.sh;
+/// docs/json.md).
+struct LandingLog: Encodable {
+    struct Frame: Encodable {
+        var index: UInt64
+        var target_ns: UInt64
+        var landed_ns: UInt64
+        /// "presentation" or "frame-callback"; "presentation" or "estimate".
+        var source: String
+        var target: String
+    }
+
+    struct Output: Encodable {
+        var name: String
+        var frames: [Frame]
+    }
+
+    var clock = "monotonic"
+    var realtime_minus_monotonic_ns: Int64
+    var outputs: [Output]
+
+    init(_ landings: [(name: String, landings: [FrameLanding])]) {
+        var realtime = timespec()
+        let monotonic = MonotonicInstant.now.nanoseconds
+        clock_gettime(CLOCK_REALTIME, &realtime)
+        realtime_minus_monotonic_ns = (Int64(realtime.tv_sec) &* 1_000_000_000 &+ Int64(realtime.tv_nsec))
+            &- Int64(bitPattern: monotonic)
+        outputs = landings.sorted { $0.name < $1.name }.map { output in
+            Output(name: output.name, frames: output.landings.map {
+                Frame(index: $0.index, target_ns: $0.target.nanoseconds, landed_ns: $0.landed.nanoseconds,
+                      source: $0.source.rawValue, target: $0.targetSource.rawValue)
+            })
+        }
+    }
+}
