@@ -9,10 +9,11 @@
 #
 #   bench/targets.sh [--stacks] [--mode WxH@HZ] [SECONDS] [COMPOSITOR...]   (default 15 s)
 #
-# Compositors: on Debian 12 weston (the only one there that answers presentation
-# feedback); on Debian 13 sway labwc phoc kwin mutter weston. --stacks runs both (the
+# Compositors: on Debian 12 weston and mutter (the ones there that answer presentation
+# feedback for headless or virtual outputs); on Debian 13 sway labwc phoc cage kwin mutter
+# weston. --stacks runs both (the
 # Debian 13 root through scripts/debian13; as root), else Debian 12's only.
-# labwc and phoc start their outputs at 1280x720 whatever MODE says; kwin and weston run
+# labwc, phoc and cage start their outputs at 1280x720 whatever MODE says; kwin and weston run
 # at 60 Hz.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ rows=()
 for stack in "${stacks[@]}"; do
   compositors=("$@")
   if [ ${#compositors[@]} -eq 0 ]; then
-    if [ "$stack" = debian-13 ]; then compositors=(sway labwc phoc kwin mutter weston); else compositors=(weston); fi
+    if [ "$stack" = debian-13 ]; then compositors=(sway labwc phoc cage kwin mutter weston); else compositors=(weston mutter); fi
   fi
   results=bench/results/targets/$stack
   mkdir -p "$results"
@@ -37,6 +38,7 @@ for stack in "${stacks[@]}"; do
       sway) start=(sway --no-scanout --outputs "$mode") ;;
       labwc) start=(labwc --outputs 1) ;;
       phoc) start=(phoc --outputs 1) ;;
+      cage) start=(cage --outputs 1) ;;
       kwin) start=(kwin --outputs 1 --size "${mode%@*}") ;;
       mutter) start=(mutter --outputs "$mode") ;;
       weston) start=(weston --size "${mode%@*}") ;;

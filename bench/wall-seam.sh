@@ -6,8 +6,9 @@
 # and then with the frame-callback estimate. Each writes --landings-json; the seam offset
 # is, at every frame that lands on either, the difference between its landing error and
 # that of the other glout's frame on screen then (as the span's own report computes it
-# between one glout's outputs), the first second of each left out. JSON in
-# bench/results/wall-seam/, one line per run.
+# between one glout's outputs), the first second of each left out. One line per run, on
+# stdout and in bench/results/wall-seam.txt; the landings files (large) in a temporary
+# folder, kept only with KEEP=1.
 #
 #   bench/wall-seam.sh [SECONDS]    (default 20 s)
 set -euo pipefail
@@ -15,8 +16,10 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 glout=$(swift build -c release --show-bin-path)/glout
 [ -x "$glout" ] || { echo "build first: swift build -c release" >&2; exit 1; }
-results=bench/results/wall-seam
-mkdir -p "$results"
+results=$(mktemp -d)
+[ "${KEEP:-}" = 1 ] || trap 'rm -rf "$results"' EXIT
+summary=bench/results/wall-seam.txt
+: >"$summary"
 
 for targets in presented estimated; do
   kwin_env=$(GLOUT_STACK=debian-13 scripts/compositor kwin --outputs 1 --size 1280x720)
@@ -33,7 +36,7 @@ for targets in presented estimated; do
   for environment in "$kwin_env" "$sway_env"; do
     (eval "$environment"; scripts/compositor stop "$GLOUT_COMPOSITOR_DIR")
   done
-  [ $status -eq 0 ] || { echo "wall-seam.sh: a glout failed (see $results/*-$targets.log)" >&2; exit 1; }
+  [ $status -eq 0 ] || { echo "wall-seam.sh: a glout failed:" >&2; cat "$results"/*-"$targets".log >&2; exit 1; }
   python3 - "$targets" "$results/kwin-$targets.json" "$results/sway-$targets.json" <<'PY'
 import bisect, json, math, sys
 targets, paths = sys.argv[1], sys.argv[2:]
@@ -65,4 +68,4 @@ print(f"targets {targets}: kwin {na} landing {landing(a)}; sway {nb} landing {la
       f"seam offset p50 {pct(seam, 50):.2f} p99 {pct(seam, 99):.2f} max {seam[-1]:.2f} ms "
       f"({len(seam)} samples, target sources {'+'.join(sorted(sources))})")
 PY
-done
+done | tee "$summary"

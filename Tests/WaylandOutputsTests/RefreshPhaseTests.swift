@@ -136,6 +136,23 @@ final class RefreshPhaseTests: XCTestCase {
         XCTAssertLessThan((Int64(target) - Int64(start + 12_000_000)).magnitude, 500_000, "the latency, not a grid")
     }
 
+    func test_presentationsThatKeepAPeriodOfTheirOwnAreMeasuredNotTheOneSaid() throws {
+        // weston's headless output on a slow machine: every 17.7 ms, a reported 16.7.
+        var phase = RefreshPhase()
+        let own: UInt64 = 17_700_000
+        for i in 0..<120 {
+            let start = base + UInt64(i) * own
+            phase.presented(at: start + 15_000_000, refresh: UInt64(period), sequence: 0, nominal: period, started: start,
+                            committed: start + 3_000_000)
+        }
+        XCTAssertTrue(phase.measuresOwnPeriod)
+        let measured = try XCTUnwrap(phase.period)
+        XCTAssertLessThan((Int64(measured) - Int64(own)).magnitude, 50_000, "\(measured)")
+        let start = base + 120 * own
+        let target = try XCTUnwrap(phase.target(start: start, commit: start + 3_000_000))
+        XCTAssertLessThan((Int64(target) - Int64(start + 15_000_000)).magnitude, 300_000)
+    }
+
     func test_aCommitLaterThanAnyThatMadeItsRefreshTargetsTheNextOne() throws {
         var phase = RefreshPhase()
         // Frames committed 4 ms after a callback 3 ms past the refresh: 9.7 ms before the next.

@@ -10,6 +10,8 @@
 /// counts come from the sequence where the compositor gives one (mutter), else from the
 /// distance in periods. A presentation off the grid by more than a quarter period is
 /// ignored, and three in a row are a jump: the grid starts again from the last one.
+/// Presentations that keep drifting one way off the period said, or jump three times in
+/// 2 s, keep a period of their own: it is measured instead from then on.
 struct RefreshPhase: Sendable, Equatable {
     /// The refresh period, once known.
     private(set) var period: UInt64?
@@ -19,6 +21,11 @@ struct RefreshPhase: Sendable, Equatable {
     /// Presentations taken into the grid since it started, and those off it in a row.
     private(set) var samples = 0
     private var offGrid = 0
+    /// Recent jumps, and whether the period is measured though one is said.
+    private var jumps: [UInt64] = []
+    /// The latest errors of presentations against the grid, signed.
+    private var errors: [Int64] = []
+    private(set) var measuresOwnPeriod = false
     /// Intervals measured while neither the compositor nor the mode gave a period.
     private var measured = 0
     /// How many intervals the period is measured from where nothing gives it.
@@ -27,13 +34,15 @@ struct RefreshPhase: Sendable, Equatable {
     /// from its commit to its presentation.
     private var offsets: [UInt64] = []
     private var margins: [UInt64] = []
-    /// How far, lately, each way of predicting was from the presented times (an
-    /// exponential average, nanoseconds; nil before it has been tried).
-    private var gridError: UInt64?
-    private var latencyError: UInt64?
-    /// How many of the latest offsets the median is taken over: few enough that the slow
-    /// frames of a start soon leave it (kwin's first 40 frames after the grid locked were
-    /// targeted a refresh late with all 32), enough that jitter does not move it.
+    /// How far each way of predicting was from the presented times of the latest frames
+    /// (nanoseconds), compared by their medians: a refresh the compositor missed moves
+    /// neither.
+    private var gridErrors: [UInt64] = []
+    private var latencyErrors: [UInt64] = []
+    /// How many of the latest offsets the grid's median is taken over: few enough that the
+    /// slow frames of a start soon leave it (kwin's first 40 frames after the grid locked
+    /// were targeted a refresh late with all 32), enough that jitter does not move it. The
+    /// latency target, which is not rounded to a refresh, takes all it remembers.
     static let recent = 9
     /// How many recent frames the offsets and margins remember.
     static let memory = 32
@@ -51,15 +60,16 @@ struct RefreshPhase: Sendable, Equatable {
     /// known; `started` and `committed` are when that frame began and was committed.
     mutating func presented(at time: UInt64, refresh: UInt64, sequence: UInt64, nominal: UInt64?,
                             started: UInt64? = nil, committed: UInt64? = nil) {
-        let reported = (1_000_000...1_000_000_000).contains(refresh) ? refresh : nil
+        let reported = !measuresOwnPeriod && (1_000_000...1_000_000_000).contains(refresh) ? refresh : nil
+        let nominal = measuresOwnPeriod ? nil : nominal
         if let started {
             // How near each prediction, made now for this frame, comes to where it went.
             let commit = committed ?? started
             if let grid = gridTarget(start: started, commit: commit) {
-                RefreshPhase.average(&gridError, Int64(bitPattern: time &- grid).magnitude)
+                remember(&gridErrors, Int64(bitPattern: time &- grid).magnitude, keeping: RefreshPhase.recent)
             }
             if let latency = latencyTarget(start: started) {
-                RefreshPhase.average(&latencyError, Int64(bitPattern: time &- latency).magnitude)
+                remember(&latencyErrors, Int64(bitPattern: time &- latency).magnitude, keeping: RefreshPhase.recent)
             }
         }
         defer {
@@ -107,10 +117,19 @@ struct RefreshPhase: Sendable, Equatable {
         guard error.magnitude * 4 <= period else {
             offGrid += 1
             if offGrid >= 3 {
-                // A jump: the grid starts again from here, keeping the period.
-                let kept = (period: self.period, offsets: offsets, margins: margins, latencyError: latencyError)
+                // A jump: the grid starts again from here, keeping the period. Three jumps
+                // within 2 s: the presentations keep to a period of their own, not the one
+                // said (weston's headless output, when the machine cannot keep its refresh,
+                // presents every 17.7 ms of a reported 16.7): it is measured from then on.
+                remember(&jumps, time, keeping: 3)
+                if !measuresOwnPeriod, jumps.count == 3, time - jumps[0] < 2_000_000_000 {
+                    startMeasuring(at: time, sequence: sequence)
+                    return
+                }
+                let kept = (period: self.period, offsets: offsets, margins: margins, latencyErrors: latencyErrors,
+                            jumps: jumps, own: measuresOwnPeriod)
                 reset()
-                (self.period, offsets, margins, latencyError) = kept
+                (self.period, offsets, margins, latencyErrors, jumps, measuresOwnPeriod) = kept
                 self.anchor = time
                 anchorSequence = sequence
                 samples = 1
@@ -118,6 +137,15 @@ struct RefreshPhase: Sendable, Equatable {
             return
         }
         offGrid = 0
+        remember(&errors, error, keeping: 8)
+        if !measuresOwnPeriod, errors.count == 8, errors.allSatisfy({ $0 > 0 }) || errors.allSatisfy({ $0 < 0 }),
+           (errors.reduce(0, &+) / 8).magnitude > period / 16 {
+            // Every error lately on one side, by more than a sixteenth of a period: the
+            // presentations drift off the period said, which the grid only chases. The
+            // period is measured from here on.
+            startMeasuring(at: time, sequence: sequence)
+            return
+        }
         self.anchor = UInt64(bitPattern: predicted &+ error / 4)
         anchorSequence = sequence
         if let reported {
@@ -134,6 +162,19 @@ struct RefreshPhase: Sendable, Equatable {
             self.period = UInt64(max(1_000_000, adjusted))
         }
         samples += 1
+    }
+
+    /// Starts the grid again at `time`, its period measured from the presentations from
+    /// now on, whatever the compositor or the mode says; how long frames take to the
+    /// screen is kept.
+    private mutating func startMeasuring(at time: UInt64, sequence: UInt64) {
+        let kept = (offsets: offsets, margins: margins, latencyErrors: latencyErrors)
+        self = RefreshPhase()
+        (offsets, margins, latencyErrors) = kept
+        measuresOwnPeriod = true
+        anchor = time
+        anchorSequence = sequence
+        samples = 1
     }
 
     /// The first refresh on the grid at or after `time`, or nil while there is no grid.
@@ -164,7 +205,8 @@ struct RefreshPhase: Sendable, Equatable {
         let grid = gridTarget(start: start, commit: commit)
         guard let latency = latencyTarget(start: start) else { return grid }
         guard let grid else { return latency }
-        guard let gridError, let latencyError, latencyError < gridError else { return grid }
+        guard let gridError = RefreshPhase.median(gridErrors[...]), let latencyError = RefreshPhase.median(latencyErrors[...]),
+              latencyError < gridError else { return grid }
         return latency
     }
 
@@ -200,19 +242,13 @@ struct RefreshPhase: Sendable, Equatable {
     /// A frame's start plus the median time recent frames took from their start to the
     /// screen, once 8 have given it; nil before.
     func latencyTarget(start: UInt64) -> UInt64? {
-        guard offsets.count >= RefreshPhase.memory / 4, let typical = RefreshPhase.median(offsets.suffix(RefreshPhase.recent)) else { return nil }
+        guard offsets.count >= RefreshPhase.memory / 4, let typical = RefreshPhase.median(offsets[...]) else { return nil }
         return start &+ typical
     }
 
-    private func remember<T>(_ list: inout [T], _ value: T) {
+    private func remember<T>(_ list: inout [T], _ value: T, keeping count: Int = RefreshPhase.memory) {
         list.append(value)
-        if list.count > RefreshPhase.memory { list.removeFirst(list.count - RefreshPhase.memory) }
-    }
-
-    /// Moves `average` an eighth of the way to `value` (sets it, the first time).
-    private static func average(_ average: inout UInt64?, _ value: UInt64) {
-        let value = min(value, 1_000_000_000)
-        average = average.map { $0 - $0 / 8 + value / 8 } ?? value
+        if list.count > count { list.removeFirst(list.count - count) }
     }
 
     /// `value / divisor`, rounded to the nearest whole number (halves away from zero).
