@@ -153,6 +153,38 @@ final class RefreshPhaseTests: XCTestCase {
         XCTAssertLessThan((Int64(target) - Int64(start + 15_000_000)).magnitude, 300_000)
     }
 
+    /// Whatever order and size the times come in, nothing traps: PresentationFeedback
+    /// checks them first, but the grid must not depend on it.
+    func test_anyTimesSequencesAndPeriodsAreTakenWithoutATrap() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state
+        }
+        let picks: [() -> UInt64] = [{ next() }, { next() % 3_000_000_000 }, { UInt64.max }, { 0 }, { UInt64(Int64.max) },
+                                     { self.base &+ next() % 100_000_000 }]
+        for round in 0..<4000 {
+            var phase = RefreshPhase()
+            for _ in 0..<(round % 60) {
+                let pick = { picks[Int(next() % UInt64(picks.count))]() }
+                phase.presented(at: pick(), refresh: pick(), sequence: pick(), nominal: next() % 2 == 0 ? nil : pick(),
+                                started: next() % 2 == 0 ? nil : pick(), committed: next() % 2 == 0 ? nil : pick())
+                _ = phase.target(start: pick(), commit: pick())
+                _ = phase.refresh(after: pick())
+            }
+        }
+    }
+
+    func test_theIntervalInEffectFollowsThePreferredRate() {
+        let settings = DisplayLinkSettings(preferredFramesPerSecond: 30)
+        XCTAssertEqual(settings.effectiveInterval(refreshPeriod: 16_666_667), 2)
+        XCTAssertEqual(settings.effectiveInterval(refreshPeriod: 33_333_333), 1)
+        XCTAssertEqual(settings.effectiveInterval(refreshPeriod: 0), 1)
+        XCTAssertEqual(DisplayLinkSettings(frameInterval: 3).effectiveInterval(refreshPeriod: 16_666_667), 3)
+        XCTAssertEqual(DisplayLinkSettings(preferredFramesPerSecond: 1e-4).effectiveInterval(refreshPeriod: 1_000_000), 1_000_000)
+        XCTAssertEqual(DisplayLinkSettings(preferredFramesPerSecond: 1e-300).effectiveInterval(refreshPeriod: 1), 1_000_000)
+    }
+
     func test_aCommitLaterThanAnyThatMadeItsRefreshTargetsTheNextOne() throws {
         var phase = RefreshPhase()
         // Frames committed 4 ms after a callback 3 ms past the refresh: 9.7 ms before the next.

@@ -3,8 +3,8 @@ import Glibc
 
 /// wp_fifo_v1 and wp_commit_timer_v1 for one surface, where the compositor offers them
 /// (mutter 48): where asked (``DisplayLinkSettings/usesCommitTiming``), a commit carries
-/// the time of the refresh it targets, a little early as Mesa's Vulkan WSI sets it, so the
-/// compositor shows it at that refresh and not before; and a fifo barrier, so each frame stays on screen for at least one refresh and a frame
+/// the time of the refresh it targets, half a period early (Mesa's Vulkan WSI sets it half
+/// a millisecond early), so the compositor shows it at that refresh and not before; and a fifo barrier, so each frame stays on screen for at least one refresh and a frame
 /// committed early waits its turn instead of replacing one not yet shown. Frame callbacks
 /// still wake the display link.
 ///
@@ -27,6 +27,14 @@ final class CommitTiming {
     /// presented times come a few milliseconds after the refresh its clock planned.
     static func lead(period: UInt64) -> UInt64 {
         (1_000_000...1_000_000_000).contains(period) ? period / 2 : minimumLead
+    }
+
+    /// A timestamp was sent and no commit has followed yet.
+    private var timestampPending = false
+
+    /// The surface was committed: what was prepared went with it.
+    func committed() {
+        timestampPending = false
     }
 
     /// Commits with a timestamp, and with fifo barriers, so far.
@@ -59,7 +67,9 @@ final class CommitTiming {
     /// barrier and set this one's.
     func prepare(target: MonotonicInstant?, period: UInt64, barrier: Bool) {
         let lead = CommitTiming.lead(period: period)
-        if let timer, let target, let clock, target.nanoseconds > lead {
+        // A timestamp sent for a frame that was then not committed still holds for the next
+        // commit: a second one before it would be a protocol error (timestamp_exists).
+        if !timestampPending, let timer, let target, let clock, target.nanoseconds > lead {
             // On the presentation clock: both clocks read back to back.
             let offset = Int64(bitPattern: MonotonicClock.read(clock)) &- Int64(bitPattern: MonotonicClock.now())
             let (time, overflow) = Int64(bitPattern: target.nanoseconds - lead).addingReportingOverflow(offset)
@@ -68,6 +78,7 @@ final class CommitTiming {
                 wp_commit_timer_v1_set_timestamp(timer, UInt32(truncatingIfNeeded: seconds >> 32),
                                                  UInt32(truncatingIfNeeded: seconds), UInt32(UInt64(time) % 1_000_000_000))
                 timestamps += 1
+                timestampPending = true
             }
         }
         if let fifo, barrier {

@@ -19,6 +19,15 @@ public struct DisplayLinkSettings: Sendable, Equatable {
     /// window then shows nothing more. fifo alone puts frames at their targets there.
     public var usesCommitTiming: Bool
 
+    /// The frame interval in effect on an output whose refresh period is `period`
+    /// nanoseconds: from ``preferredFramesPerSecond`` when set, else ``frameInterval``.
+    public func effectiveInterval(refreshPeriod period: UInt64) -> Int {
+        guard let preferred = preferredFramesPerSecond, preferred > 0, period > 0 else { return frameInterval }
+        let ratio = (1e9 / Double(period) / preferred).rounded()
+        guard ratio.isFinite else { return ratio > 0 ? 1_000_000 : 1 }
+        return max(1, Int(min(ratio, 1_000_000)))
+    }
+
     public init(frameInterval: Int = 1, preferredFramesPerSecond: Double? = nil, isPaused: Bool = false,
                 usesPresentationTimes: Bool = true, usesCommitTiming: Bool = false) {
         self.frameInterval = max(1, frameInterval)
@@ -85,11 +94,7 @@ struct DisplayLinkTiming: Sendable {
     }
 
     /// The frame interval in effect: from `preferredFramesPerSecond` when set.
-    var effectiveInterval: Int {
-        guard let preferred = settings.preferredFramesPerSecond, preferred > 0 else { return settings.frameInterval }
-        let refresh = 1e9 / Double(duration)
-        return max(1, Int((refresh / preferred).rounded()))
-    }
+    var effectiveInterval: Int { settings.effectiveInterval(refreshPeriod: duration) }
 
     /// How long the link waits for a callback before it calls itself suspended:
     /// 8 intervals, at least a quarter of a second.
@@ -180,8 +185,8 @@ struct DisplayLinkTiming: Sendable {
         return resumed
     }
 
-    /// A frame was committed: `start` is when it began (its ``DisplayLinkFrame/timestamp``'s
-    /// moment of starting), `commit` when the commit returned.
+    /// A frame was committed: `start` is when its renderer was called, `commit` when the
+    /// commit returned.
     mutating func committed(start: UInt64, commit: UInt64) {
         guard commit >= start else { return }
         renderTimes.append(commit - start)

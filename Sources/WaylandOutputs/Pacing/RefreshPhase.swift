@@ -61,7 +61,7 @@ struct RefreshPhase: Sendable, Equatable {
     mutating func presented(at time: UInt64, refresh: UInt64, sequence: UInt64, nominal: UInt64?,
                             started: UInt64? = nil, committed: UInt64? = nil) {
         let reported = !measuresOwnPeriod && (1_000_000...1_000_000_000).contains(refresh) ? refresh : nil
-        let nominal = measuresOwnPeriod ? nil : nominal
+        let nominal = measuresOwnPeriod ? nil : nominal.flatMap { (1_000_000...1_000_000_000).contains($0) ? $0 : nil }
         if let started {
             // How near each prediction, made now for this frame, comes to where it went.
             let commit = committed ?? started
@@ -114,7 +114,7 @@ struct RefreshPhase: Sendable, Equatable {
         }
         let predicted = Int64(bitPattern: anchor) &+ count &* Int64(period)
         let error = Int64(bitPattern: time) &- predicted
-        guard error.magnitude * 4 <= period else {
+        guard error.magnitude <= period / 4 else {
             offGrid += 1
             if offGrid >= 3 {
                 // A jump: the grid starts again from here, keeping the period. Three jumps
@@ -122,14 +122,14 @@ struct RefreshPhase: Sendable, Equatable {
                 // said (weston's headless output, when the machine cannot keep its refresh,
                 // presents every 17.7 ms of a reported 16.7): it is measured from then on.
                 remember(&jumps, time, keeping: 3)
-                if !measuresOwnPeriod, jumps.count == 3, time - jumps[0] < 2_000_000_000 {
+                if !measuresOwnPeriod, jumps.count == 3, jumps[0] <= time, time - jumps[0] < 2_000_000_000 {
                     startMeasuring(at: time, sequence: sequence)
                     return
                 }
                 let kept = (period: self.period, offsets: offsets, margins: margins, latencyErrors: latencyErrors,
-                            jumps: jumps, own: measuresOwnPeriod)
+                            jumps: jumps, own: measuresOwnPeriod, measured: measured)
                 reset()
-                (self.period, offsets, margins, latencyErrors, jumps, measuresOwnPeriod) = kept
+                (self.period, offsets, margins, latencyErrors, jumps, measuresOwnPeriod, measured) = kept
                 self.anchor = time
                 anchorSequence = sequence
                 samples = 1
@@ -159,7 +159,7 @@ struct RefreshPhase: Sendable, Equatable {
                 let slack = Int64(nominal / 10)
                 adjusted = min(max(adjusted, Int64(nominal) - slack), Int64(nominal) + slack)
             }
-            self.period = UInt64(max(1_000_000, adjusted))
+            self.period = UInt64(min(max(1_000_000, adjusted), 1_000_000_000))
         }
         samples += 1
     }
@@ -253,8 +253,10 @@ struct RefreshPhase: Sendable, Equatable {
 
     /// `value / divisor`, rounded to the nearest whole number (halves away from zero).
     private static func rounded(_ value: Int64, by divisor: UInt64) -> Int64 {
-        let d = Int64(max(1, divisor))
-        return value >= 0 ? (value + d / 2) / d : -((-value + d / 2) / d)
+        // On magnitudes, which hold any Int64's (also Int64.min's) with room for d / 2.
+        let d = max(1, min(divisor, UInt64(Int64.max)))
+        let quotient = Int64(clamping: (value.magnitude + d / 2) / d)
+        return value >= 0 ? quotient : -quotient
     }
 
     /// The median of `values` (the upper one of an even count), nil for none. No

@@ -313,12 +313,19 @@ public final class FullscreenSurface: ProxyOwner {
     /// false, having committed nothing, when no wl_shm buffer is free (see ``canCommit``).
     @discardableResult
     public func swapBuffers() throws -> Bool {
+        let committed = try commitFrame()
+        if committed { commitTiming?.committed() }
+        return committed
+    }
+
+    private func commitFrame() throws -> Bool {
         if let frames {
             guard swapInterval > 0 else { return try frames.commit(on: surface.surface, size: target.pixelSize) }
             // As eglSwapInterval(1): the previous frame's callback first, then a free buffer.
             let deadline = MonotonicClock.now() + UInt64(FullscreenSurface.throttleLimit.inNanoseconds)
             while throttle != nil && MonotonicClock.now() < deadline { try queue.dispatch(timeout: .milliseconds(20)) }
             if let throttle { wl_callback_destroy(throttle) }
+            throttle = nil
             while !canCommit && MonotonicClock.now() < deadline { try queue.dispatch(timeout: .milliseconds(20)) }
             guard canCommit else { return false }
             throttle = wl_surface_frame(surface.surface)

@@ -121,7 +121,8 @@ final class BenchCommand {
             let statistics = windows[output.id]?.statistics
             let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? .nanoseconds(16_666_667)
             let pacing = OutputPacing(samples: samples, period: UInt64(period.inNanoseconds))
-            let interval = windows[output.id]?.displayLinkSettings.frameInterval ?? 1
+            let interval = windows[output.id]?.displayLinkSettings
+                .effectiveInterval(refreshPeriod: UInt64(max(0, period.inNanoseconds))) ?? 1
             measuredFrames += samples.count
             results.append(.init(name: output.name, refreshMilliHertz: output.currentMode?.refreshMilliHertz ?? 0,
                                  period: UInt64(period.inNanoseconds), pacing: pacing,

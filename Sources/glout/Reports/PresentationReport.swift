@@ -29,8 +29,9 @@ struct PresentationReport: Equatable, Encodable {
         discarded = steady.filter(\.discarded).count
         var intervals: [UInt64] = []
         var next = 0, pairs = 0
-        for (earlier, later) in zip(presented, presented.dropFirst()) where later.index == earlier.index + 1 {
-            let delta = later.presented!.nanoseconds &- earlier.presented!.nanoseconds
+        for (earlier, later) in zip(presented, presented.dropFirst())
+        where later.index == earlier.index + 1 && later.presented! >= earlier.presented! {
+            let delta = later.presented!.nanoseconds - earlier.presented!.nanoseconds
             intervals.append(delta)
             pairs += 1
             if let a = earlier.presentedSequence, let b = later.presentedSequence, a > 0, b > a {
