@@ -3,9 +3,10 @@ import Glibc
 
 /// wp_fifo_v1 and wp_commit_timer_v1 for one surface, where the compositor offers them
 /// (mutter 48): where asked (``DisplayLinkSettings/usesCommitTiming``), a commit carries
-/// the time of the refresh it targets, half a period early (Mesa's Vulkan WSI sets it half
-/// a millisecond early), so the compositor shows it at that refresh and not before; and a fifo barrier, so each frame stays on screen for at least one refresh and a frame
-/// committed early waits its turn instead of replacing one not yet shown. Frame callbacks
+/// a timestamp just after the refresh before the one it targets, so the compositor shows
+/// it at that refresh and not before; and a fifo barrier, so each frame stays on screen
+/// for at least one refresh and a frame committed early waits its turn instead of
+/// replacing one not yet shown. Frame callbacks
 /// still wake the display link.
 ///
 /// Made, used and destroyed on the window's thread, before its wl_surface goes.
@@ -20,13 +21,16 @@ final class CommitTiming {
     /// compositor's own clock cannot push the frame to the refresh after.
     static let minimumLead: UInt64 = 500_000
 
-    /// How long before a target refresh of `period` the timestamp is: half a period. The
-    /// compositor shows a commit at the first refresh at or after its timestamp, so the
-    /// frame then goes to the refresh nearest the target, whichever way the learnt grid and
-    /// the compositor's own plan of its next refresh differ: on llvmpipe, mutter's
-    /// presented times come a few milliseconds after the refresh its clock planned.
+    /// How long before a target refresh of `period` the timestamp is: a period less 1 ms,
+    /// just after the refresh before the target. The compositor shows a commit at the first
+    /// refresh at or after its timestamp, which is then the target, however far (up to a
+    /// period less 1 ms) the learnt grid and the compositor's own plan of its refreshes
+    /// differ: on llvmpipe, mutter's presented times come a few milliseconds after the
+    /// refresh its clock planned. mutter 48.7 also compares the timestamp with the moment
+    /// it starts a frame, before the refresh: Mesa's half a millisecond held every run's
+    /// commits for good here, half a period 5 runs of 5, this 2 of 5.
     static func lead(period: UInt64) -> UInt64 {
-        (1_000_000...1_000_000_000).contains(period) ? period / 2 : minimumLead
+        (2_000_000...1_000_000_000).contains(period) ? period - 1_000_000 : minimumLead
     }
 
     /// A timestamp was sent and no commit has followed yet.

@@ -285,8 +285,8 @@ public final class FullscreenSurface: ProxyOwner {
     public var timestampedCommits: UInt64 { commitTiming?.timestamps ?? 0 }
 
     /// For the next commit, where the compositor offers them: the time of the refresh it
-    /// targets (wp_commit_timer_v1.set_timestamp, half of its refresh `period` early; nil:
-    /// none) and, with `fifo`, a fifo barrier to wait for and one to set (wp_fifo_v1), so each frame
+    /// targets (wp_commit_timer_v1.set_timestamp, just after the refresh before it, of
+    /// refresh `period`; nil: none) and, with `fifo`, a fifo barrier to wait for and one to set (wp_fifo_v1), so each frame
     /// is shown for at least one refresh. Call it before ``swapBuffers()``.
     public func prepareCommit(target: MonotonicInstant?, period: Duration, fifo: Bool) {
         commitTiming?.prepare(target: target, period: UInt64(max(0, period.inNanoseconds)), barrier: fifo)

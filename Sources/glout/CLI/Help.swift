@@ -194,7 +194,7 @@ enum Help {
                           callback plus one period (to compare)
       --commit-timing     also give each commit its target refresh as a
                           commit-timing timestamp, where offered (off by default:
-                          mutter 48.7 holds such a commit for good within seconds)
+                          mutter 48.7 may hold such a commit for good)
       --frame-path auto|egl|shm
                           how frames reach the compositor: shm (glout's own
                           wl_shm buffers, filled from a framebuffer: what auto
