@@ -46,4 +46,42 @@ final class FirstFrameTests: IntegrationTestCase {
             sway.stop()
         }
     }
+    /// With Mesa's shader cache empty, llvmpipe compiles every program with LLVM and the
+    /// first frames take hundreds of milliseconds. That is glout's own time: its display
+    /// links count the wait for a frame callback from the commit, so none of the eight
+    /// outputs is said to have stopped getting callbacks.
+    func test_aColdStartOnEightOutputsSaysNoOutputStoppedGettingCallbacks() throws {
+        let names = (1...8).map { "HEADLESS-\($0)" }
+        let sway = try Compositor.sway(["1280x720@60", "1280x720@60"] + Array(repeating: "800x600@60", count: 6))
+        let cache = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let glout = try sway.glout(["run", "--duration", "120"],
+                                   extra: ["XDG_CACHE_HOME": cache.path, "MESA_SHADER_CACHE_DIR": cache.appendingPathComponent("mesa").path])
+        defer {
+            glout.signal(SIGTERM)
+            XCTAssertEqual(glout.wait().status, 0, glout.stderr)
+        }
+        try waitUntil("a first frame on each of the eight outputs") {
+            names.allSatisfy { glout.stderr.contains("output \($0): first frame") }
+        }
+        // Two more seconds of frames: a suspension said late would be in them.
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertFalse(glout.stderr.contains("no frame callback"), glout.stderr)
+        let cached = FileManager.default.enumerator(atPath: cache.path)?.allObjects.count ?? 0
+        XCTAssertGreaterThan(cached, 0, "Mesa wrote nothing into the empty cache: the start was not cold")
+    }
+    /// A renderer slower than the stall timeout (250 ms) is glout's own time too: the link
+    /// that waits 400 ms in every frame is never said to be suspended.
+    func test_aFrameSlowerThanTheStallTimeoutIsNoSuspension() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@60"])
+        let stats = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let file = stats.appendingPathComponent("stats.json").path
+        let run = try sway.glout(["run", "--duration", "3", "--stall", "HEADLESS-2=400", "--stats-json", file]).wait()
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(run.stderr.contains("no frame callback"), run.stderr)
+        let outputs = outputsByName(try readJSON(file))
+        XCTAssertEqual(outputs["HEADLESS-2"]?["suspensions"] as? Int, 0, "\(outputs)")
+        XCTAssertGreaterThanOrEqual(outputs["HEADLESS-2"]?["frames"] as? Int ?? 0, 3, "the stalled output still draws")
+    }
 }

@@ -64,6 +64,17 @@ final class DisplayLinkTimingTests: XCTestCase {
         XCTAssertEqual(link.next(now: 3000 * ms), .draw)
     }
 
+    func test_theWaitForACallbackCountsFromTheCommitNotFromTheStartOfALongFrame() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        _ = link.startFrame(now: 0)
+        // A first frame that compiled its shaders cold: 600 ms from its start to its commit.
+        link.committed(start: 0, commit: 600 * ms)
+        XCTAssertEqual(link.next(now: 601 * ms), .wait(until: 850 * ms))
+        XCTAssertFalse(link.isSuspended, "the compositor has had the frame for 1 ms")
+        XCTAssertEqual(link.next(now: 850 * ms), .wait(until: nil))
+        XCTAssertTrue(link.isSuspended, "250 ms after the commit without a callback")
+    }
+
     func test_theDurationComesFromPresentationThenTheModeThenMeasurement() {
         var unknown = DisplayLinkTiming(modePeriod: nil)
         XCTAssertEqual(unknown.duration, 16_666_667, "60 Hz until anything is known")

@@ -96,8 +96,8 @@ struct DisplayLinkTiming: Sendable {
     /// The frame interval in effect: from `preferredFramesPerSecond` when set.
     var effectiveInterval: Int { settings.effectiveInterval(refreshPeriod: duration) }
 
-    /// How long the link waits for a callback before it calls itself suspended:
-    /// 8 intervals, at least a quarter of a second.
+    /// How long the link waits for a callback, from the commit that asked for it, before
+    /// it calls itself suspended: 8 intervals, at least a quarter of a second.
     var stallTimeout: UInt64 {
         max(250_000_000, 8 * duration * UInt64(effectiveInterval))
     }
@@ -189,6 +189,10 @@ struct DisplayLinkTiming: Sendable {
     /// commit returned.
     mutating func committed(start: UInt64, commit: UInt64) {
         guard commit >= start else { return }
+        // The compositor can answer only what it has: the wait for this frame's callback
+        // counts from its commit, so a long first frame (a shader compiled cold) or a
+        // slow renderer is not taken for a compositor that stopped showing the surface.
+        if callbackPending { requestedAt = max(requestedAt, commit) }
         renderTimes.append(commit - start)
         if renderTimes.count > 16 { renderTimes.removeFirst(renderTimes.count - 16) }
     }
