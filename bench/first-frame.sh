@@ -10,8 +10,20 @@
 #             of the surface glout makes for it.
 #
 #   bench/first-frame.sh [MODE] [ROUNDS]      (default 1280x720@60 5)
+#
+# --cold: glout's views started with Mesa's shader cache empty (a fresh XDG_CACHE_HOME
+# and MESA_SHADER_CACHE_DIR, as on a machine that never ran it) against started again
+# with the cache that run filled, on one output of MODE and on eight (two of MODE, six
+# of 800x600@60), each on a sway of its own: the time until every output has its first
+# frame, from glout's own "first frame N ms after the output appeared" lines (the
+# protocol log of WAYLAND_DEBUG slows eight outputs' start by more than the compile),
+# and how often glout said "no frame callback".
+#
+#   bench/first-frame.sh --cold [MODE] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cold=false
+if [ "${1:-}" = --cold ]; then cold=true; shift; fi
 mode=${1:-1280x720@60}
 rounds=${2:-5}
 glout=$(swift build -c release --show-bin-path)/glout
@@ -72,7 +84,42 @@ hotplug() (
   parse "$log" --hotplug
 )
 
+# One cold and one warm start of glout's views on a fresh sway of the given modes: prints
+# "cold-N MS" and "warm-N MS", the last of the N outputs' first frames, and "said-N K",
+# the "no frame callback" lines of each run.
+cold_and_warm() (
+  local modes=$1 count
+  count=$(tr ',' '\n' <<<"$modes" | wc -l)
+  eval "$(scripts/compositor sway --outputs "$modes")"
+  # Mesa writes no cache into a folder that does not exist.
+  local cache log=$GLOUT_COMPOSITOR_DIR/glout.log
+  cache=$(mktemp -d)
+  trap 'scripts/compositor stop "$GLOUT_COMPOSITOR_DIR"; rm -rf "$cache"' EXIT
+  for start in cold warm; do
+    XDG_CACHE_HOME=$cache MESA_SHADER_CACHE_DIR=$cache/mesa timeout 10 "$glout" run --duration 2 >/dev/null 2>"$log" || true
+    local firsts
+    firsts=$(sed -n 's/.*: first frame \([0-9.]*\) ms after the output appeared$/\1/p' "$log")
+    [ "$(wc -l <<<"$firsts")" -eq "$count" ] || { echo "first-frame.sh: not $count first frames:" >&2; cat "$log" >&2; exit 1; }
+    echo "$start-$count $(sort -n <<<"$firsts" | tail -1)"
+    echo "said-$count $(grep -c 'no frame callback' "$log" || true)"
+  done
+)
+
 declare -A results
+if $cold; then
+  eight="$mode,$mode$(printf ',800x600@60%.0s' 1 2 3 4 5 6)"
+  for round in $(seq 1 "$rounds"); do
+    while read -r key value; do results[$key]+="$value "; done < <(cold_and_warm "$mode"; cold_and_warm "$eight")
+  done
+  summary() { python3 -c 'import sys, statistics as s; v = [float(x) for x in sys.argv[2:]]; print(f"{sys.argv[1]:<52} median {s.median(v):6.1f} ms   runs: " + " ".join(f"{x:.0f}" for x in v))' "$@"; }
+  echo "glout views, time to the first frame on every output, headless sway, $rounds rounds"
+  for count in 1 8; do
+    summary "$count output(s), cold (empty shader cache)" ${results[cold-$count]}
+    summary "$count output(s), warm (the cache the cold run filled)" ${results[warm-$count]}
+    echo "$count output(s): \"no frame callback\" said $(awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }' <<<"${results[said-$count]}") times in $((2 * rounds)) runs"
+  done
+  exit 0
+fi
 for round in $(seq 1 "$rounds"); do
   results[simple]+="$(startup weston-simple-egl -f) "
   results[triangle]+="$(startup "$glout" run --scene triangle --duration 1) "

@@ -55,9 +55,19 @@ final class Stage {
         var first: [String]
         switch options.scene {
         case .views:
-            first = ["control.frag", "content.frag"]
-            if options.layout == .span { first.append("span.frag") }
-            if options.shaderDirectory != nil { first += ["text.frag", "marker.frag", "span.frag"] }
+            // Only the views the outputs show now: on a cold shader cache each program
+            // is compiled, then linked by llvmpipe at its first draw, before the first frame.
+            switch options.layout {
+            case .mirror:
+                first = ["control.frag"]
+            case .independent:
+                let control = options.showsControl ? display.primary?.name : nil
+                first = display.outputs.isEmpty ? ["control.frag"]
+                    : Array(Set(display.outputs.map { $0.name == control ? "control.frag" : "content.frag" })).sorted()
+            case .span:
+                first = ["control.frag", "content.frag", "span.frag"]
+            }
+            if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "text.frag", "marker.frag", "span.frag"] }
             if contents.values.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
             for case .shader(let path, _) in contents.values { first.append(path) }
         case .triangle: first = ["triangle.frag"]
