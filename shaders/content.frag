@@ -2,8 +2,8 @@
 // The content view, shown on secondary outputs: colour fields to the picture's edges,
 // rings expanding from the centre of the safe area, and a pacing bar that moves a fixed
 // number of pixels every frame along the strip at the bottom of the safe area, so a
-// dropped or doubled frame shows as a jump or a stop. Only the rings and the strip move
-// (SceneLayout.dynamicRegions).
+// dropped or doubled frame shows as a jump or a stop. Only the rings and the bar move
+// (SceneLayout.dynamicRegions, SceneLayout.pacingBar).
 precision highp float;
 #include "frame.glsl"
 #include "canvas.glsl"
@@ -31,12 +31,13 @@ void main() {
         color = mix(color, vec3(1.0), ring * 0.45 * smoothstep(0.97, 0.13, r));
     }
 
-    // Pacing bar: 8 points per frame, wrapping at the strip's end.
+    // Pacing bar: 8 points per frame, wrapping at the strip's end; its left edge comes
+    // from the CPU (u_motion.w), which shades only where it was and where it is.
     vec2 s = px - u_strip.xy;
     if (s.x >= 0.0 && s.y >= 0.0 && s.x < u_strip.z && s.y < u_strip.w) {
         float scale = u_timing.z;
         float barWidth = 12.0 * scale;
-        float x = mod(u_timing.y * 8.0 * scale, u_strip.z + barWidth) - barWidth;
+        float x = u_motion.w;
         if (s.x >= x && s.x < x + barWidth) color = vec3(1.0);
         if (s.y < scale) color = vec3(0.0);
     }

@@ -4,7 +4,8 @@ layout(std140) uniform Frame {
     vec4 u_canvas;  // x, y, width, height of the picture in framebuffer pixels
     vec4 u_accent;  // rgb accent colour, a unused
     vec4 u_timing;  // scene time in seconds, frame index, pixels per point, title band height
-    vec4 u_motion;  // dial hand direction (x, y; y down), marker count, unused
+    vec4 u_motion;  // dial hand direction (x, y; y down), marker count, the content
+                    // view's pacing bar: its left edge in the strip (picture pixels)
     vec4 u_dial;    // dial centre x, y, radius, unused
     vec4 u_tiles;   // output tiles x, y, width, height
     vec4 u_rings;   // rings centre x, y, radius, unused

@@ -67,9 +67,25 @@ final class SceneLayoutTests: XCTestCase {
             XCTAssertLessThan(Double(hand.width * hand.height), 0.3 * 4 * r * r, "step \(step): \(hand)")
         }
         XCTAssertEqual(layout.dynamicRegions(of: .control), [])
-        let strip = layout.dynamicRegions(of: .content)[1]
-        XCTAssertEqual(strip.width, 800)
-        XCTAssertEqual(strip.y + strip.height, 75 + 450)
+        XCTAssertEqual(layout.dynamicRegions(of: .content).count, 1, "the rings; the bar moves its own region")
+        // The pacing bar's region spans the strip's height, holds the bar at every frame
+        // (entering, wrapping) and is a sliver of the strip.
+        for scale in [1.0, 2.0] {
+            let stripTop = 75 + layout.strip.y
+            for frame in stride(from: 0.0, through: 400, by: 7) {
+                let x = layout.pacingBarX(frame: frame, pixelsPerPoint: scale)
+                XCTAssertTrue(x >= -12 * scale && x < layout.strip.width, "frame \(frame): bar at \(x)")
+                let bar = layout.pacingBar(x: x, pixelsPerPoint: scale)
+                let left = max(0, layout.strip.x + x), right = min(800, layout.strip.x + x + 12 * scale)
+                if right > left {
+                    XCTAssertLessThanOrEqual(Double(bar.x), left, "frame \(frame)")
+                    XCTAssertGreaterThanOrEqual(Double(bar.maxX), right, "frame \(frame)")
+                }
+                XCTAssertLessThanOrEqual(Double(bar.y), stripTop)
+                XCTAssertEqual(bar.maxY, 75 + 450)
+                XCTAssertLessThanOrEqual(bar.width, Int32(12 * scale) + 3)
+            }
+        }
     }
 
     func test_sizeClassesFollowTheLogicalSizeNotTheOrientation() {

@@ -273,6 +273,7 @@ public final class FullscreenSurface: ProxyOwner {
     public func beginFrame() throws {
         if let frames {
             target.framebuffer = try frames.prepare(size: target.pixelSize)
+            target.holdsPreviousFrame = frames.holdsFrame
         } else {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
         }
@@ -287,12 +288,12 @@ public final class FullscreenSurface: ProxyOwner {
     /// For the next commit, where the compositor offers them: the time of the refresh it
     /// targets (wp_commit_timer_v1.set_timestamp, just after the refresh before it, of
     /// refresh `period`; nil: none) and, with `fifo`, a fifo barrier to wait for and one to set (wp_fifo_v1), so each frame
-    /// is shown for at least one refresh. Call it before ``swapBuffers()``.
+    /// is shown for at least one refresh. Call it before ``swapBuffers(changed:)``.
     public func prepareCommit(target: MonotonicInstant?, period: Duration, fifo: Bool) {
         commitTiming?.prepare(target: target, period: UInt64(max(0, period.inNanoseconds)), barrier: fifo)
     }
 
-    /// Whether ``swapBuffers()`` can commit now: always with an EGL window surface; with
+    /// Whether ``swapBuffers(changed:)`` can commit now: always with an EGL window surface; with
     /// wl_shm buffers, when one is free (the compositor released it) or may be made.
     public var canCommit: Bool { frames?.hasFreeBuffer(size: target.pixelSize) ?? true }
 
@@ -309,18 +310,21 @@ public final class FullscreenSurface: ProxyOwner {
     public static let throttleLimit: Duration = .seconds(1)
 
     /// Commits the frame drawn into this surface, which must be current: eglSwapBuffers,
-    /// or the framebuffer object read into a free wl_shm buffer and committed. Returns
-    /// false, having committed nothing, when no wl_shm buffer is free (see ``canCommit``).
+    /// or the framebuffer object read into a free wl_shm buffer and committed, only the
+    /// regions `changed` (what the frame changed, buffer pixels, origin at the top left;
+    /// nil: everything; see ``OutputRenderer/changedRegions(in:)``) copied and damaged.
+    /// Returns false, having committed nothing, when no wl_shm buffer is free (see
+    /// ``canCommit``).
     @discardableResult
-    public func swapBuffers() throws -> Bool {
-        let committed = try commitFrame()
+    public func swapBuffers(changed: [Rect]? = nil) throws -> Bool {
+        let committed = try commitFrame(changed: changed)
         if committed { commitTiming?.committed() }
         return committed
     }
 
-    private func commitFrame() throws -> Bool {
+    private func commitFrame(changed: [Rect]?) throws -> Bool {
         if let frames {
-            guard swapInterval > 0 else { return try frames.commit(on: surface.surface, size: target.pixelSize) }
+            guard swapInterval > 0 else { return try frames.commit(on: surface.surface, size: target.pixelSize, changed: changed) }
             // As eglSwapInterval(1): the previous frame's callback first, then a free buffer.
             let deadline = MonotonicClock.now() + UInt64(FullscreenSurface.throttleLimit.inNanoseconds)
             while throttle != nil && MonotonicClock.now() < deadline { try queue.dispatch(timeout: .milliseconds(20)) }
@@ -330,7 +334,7 @@ public final class FullscreenSurface: ProxyOwner {
             guard canCommit else { return false }
             throttle = wl_surface_frame(surface.surface)
             wl_callback_add_listener(throttle, FullscreenSurface.throttleListener.pointer, userData)
-            return try frames.commit(on: surface.surface, size: target.pixelSize)
+            return try frames.commit(on: surface.surface, size: target.pixelSize, changed: changed)
         }
         guard let eglSurface, eglSwapBuffers(graphics.display, eglSurface) == EGL_TRUE else {
             throw EGLError("eglSwapBuffers")

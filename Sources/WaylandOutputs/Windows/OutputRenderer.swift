@@ -19,15 +19,36 @@ public protocol OutputRenderer: AnyObject {
     /// callbacks and commits nothing, so an idle output costs no CPU, until
     /// ``OutputWindow/setNeedsDisplay()``, a new size or a new surface. Default: true.
     var isAnimating: Bool { get }
+
+    /// The regions of the target's framebuffer the frame just drawn changed, in buffer
+    /// pixels with the origin at the top left, asked after each ``render(_:in:)``; nil:
+    /// every pixel may have changed (the default). Where the target holds the previous
+    /// frame (``RenderTarget/holdsPreviousFrame``), a renderer that redrew only some
+    /// regions names them: the window then copies and sends only those, and the
+    /// compositor recomposes only those (wl_surface.damage_buffer). Naming too little
+    /// leaves old pixels on screen; naming too much only costs time.
+    func changedRegions(in target: RenderTarget) -> [Rect]?
 }
 
 extension OutputRenderer {
     public func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {}
     public var isAnimating: Bool { true }
+    public func changedRegions(in target: RenderTarget) -> [Rect]? { nil }
 }
 
 /// The surface a renderer draws into.
 public struct RenderTarget: Sendable, Equatable {
+    /// Whether ``framebuffer`` still holds the frame drawn into it last (the window's own
+    /// framebuffer object keeps its pixels until its size changes; an EGL surface's back
+    /// buffer does not): a renderer may then redraw only what changed, and say what in
+    /// ``OutputRenderer/changedRegions(in:)``. Set by the window for each frame; not part
+    /// of the target's equality.
+    public var holdsPreviousFrame = false
+
+    public static func == (a: RenderTarget, b: RenderTarget) -> Bool {
+        a.output == b.output && a.scaling == b.scaling && a.framebuffer == b.framebuffer
+    }
+
     /// The output the surface is on, as last described.
     public var output: Output
     /// The buffer and how the compositor scales it onto the output.

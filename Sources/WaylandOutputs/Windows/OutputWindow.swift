@@ -356,11 +356,11 @@ public final class OutputWindow: @unchecked Sendable {
         let frame = link.startFrame(surface: surface.wlSurface, now: now)
         feedback?.request(surface: surface.wlSurface, frame: frame.index)
         renderer.prepare(frame, in: surface.target)
-        let target = try graphics.serialized {
+        let (target, changed) = try graphics.serialized {
             try surface.beginFrame()
             let target = surface.target
             try renderer.render(frame, in: target)
-            return target
+            return (target, target.holdsPreviousFrame ? renderer.changedRegions(in: target) : nil)
         }
         guard try waitUntilCommitPossible(surface) else { return }
         // A frame aimed at a real refresh tells the compositor which (commit timing, fifo).
@@ -368,7 +368,7 @@ public final class OutputWindow: @unchecked Sendable {
         let presentationTimes = settings.usesPresentationTimes
         let stamped = settings.usesCommitTiming && presentationTimes && frame.targetSource == .presentation
         surface.prepareCommit(target: stamped ? frame.targetTimestamp : nil, period: frame.duration, fifo: presentationTimes)
-        guard try graphics.serialized({ try surface.swapBuffers() }) else { return }
+        guard try graphics.serialized({ try surface.swapBuffers(changed: changed) }) else { return }
         let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
         if wasDraft {

@@ -13,10 +13,17 @@ import Glibc
 /// a buffer it did not find) and hang Mesa 25 in it forever, with no way for a client
 /// to see it coming. Here a frame with no free buffer waits, and the window knows it.
 ///
+/// Only what changed is copied and damaged. The framebuffer object keeps its pixels from
+/// frame to frame (``holdsFrame``), so a renderer may redraw just what changed and say
+/// which regions (``OutputRenderer/changedRegions(in:)``); each buffer remembers which
+/// regions it lacks of the latest frame (it was filled a frame or two before), and only
+/// those are read into it, while the compositor is told of only what changed since the
+/// last commit (wl_surface.damage_buffer) and recomposes only that.
+///
 /// Use it on the window's render thread, with the window's context current.
 final class SharedMemoryFrames {
     /// One wl_shm buffer and the memory it shows.
-    private final class Buffer: ProxyOwner {
+    private final class Buffer: ProxyOwner, DamagedBuffer {
         let proxy: OpaquePointer
         let memory: UnsafeMutableRawPointer
         let byteCount: Int
@@ -25,6 +32,9 @@ final class SharedMemoryFrames {
         var isBusy = false
         /// Of an old size: destroyed when the compositor releases it.
         var isRetired = false
+        /// The regions in which it differs from the framebuffer object: a new buffer lacks
+        /// everything, a buffer just filled nothing.
+        var stale = Damage.everything
         /// Called when the compositor releases it.
         unowned let owner: SharedMemoryFrames
 
@@ -53,6 +63,11 @@ final class SharedMemoryFrames {
     private(set) var framebuffer: GLuint = 0
     private var texture: GLuint = 0
     private var framebufferSize = Size.zero
+    /// Whether the framebuffer object holds a frame drawn at its size (it keeps its pixels
+    /// until its size changes).
+    private(set) var holdsFrame = false
+    /// What each buffer lacks, and what changed since the last commit.
+    private var ledger = FrameLedger()
     /// The context the framebuffer object belongs to (framebuffer objects are not shared).
     private var context: EGLContext?
     private var released = false
@@ -92,6 +107,8 @@ final class SharedMemoryFrames {
                 throw EGLError("the window's framebuffer of \(size) (status 0x\(String(status, radix: 16)))", code: EGL_BAD_ALLOC)
             }
             framebufferSize = size
+            holdsFrame = false
+            ledger.reset()
         }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         return framebuffer
@@ -109,18 +126,32 @@ final class SharedMemoryFrames {
     }
 
     /// Reads the framebuffer into a free buffer and commits it on `surface` (attach, damage,
-    /// commit). Returns false, committing nothing, when every buffer is still the
-    /// compositor's: call again once one is released (the window's queue dispatches it).
-    func commit(on surface: OpaquePointer, size: Size) throws -> Bool {
+    /// commit). `changed` is what the frame just drawn changed in the framebuffer (buffer
+    /// pixels, origin at the top left; nil: everything). Returns false, committing nothing,
+    /// when every buffer is still the compositor's: call again once one is released (the
+    /// window's queue dispatches it).
+    func commit(on surface: OpaquePointer, size: Size, changed: [Rect]? = nil) throws -> Bool {
+        ledger.drawn(Damage(holdsFrame ? changed : nil, in: size), size: size, buffers: buffers.lazy.filter { $0.size == size })
+        holdsFrame = true
         guard let buffer = try freeBuffer(size: size) else { return false }
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), size.width)
         glPixelStorei(SharedMemoryFrames.packReverseRowOrder, 1)
-        glReadPixels(0, 0, size.width, size.height, SharedMemoryFrames.bgra, GLenum(GL_UNSIGNED_BYTE), buffer.memory)
-        glPixelStorei(SharedMemoryFrames.packReverseRowOrder, 0)
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
+        let stride = Int(size.width) * 4
+        let memory = buffer.memory
         wl_surface_attach(surface, buffer.proxy, 0, 0)
-        wl_surface_damage_buffer(surface, 0, 0, size.width, size.height)
+        ledger.fill(buffer, size: size, copy: { region in
+            // Rows top first: the region's top row goes to its place in the buffer.
+            let gl = region.flippedY(containerHeight: size.height)
+            glReadPixels(gl.x, gl.y, gl.width, gl.height, SharedMemoryFrames.bgra, GLenum(GL_UNSIGNED_BYTE),
+                         memory + Int(region.y) * stride + Int(region.x) * 4)
+        }, damage: { region in
+            wl_surface_damage_buffer(surface, region.x, region.y, region.width, region.height)
+        })
+        glPixelStorei(SharedMemoryFrames.packReverseRowOrder, 0)
+        glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
         wl_surface_commit(surface)
         // Out now, as eglSwapBuffers sends it: not at the event loop's next flush.
         queue.connection.flush()

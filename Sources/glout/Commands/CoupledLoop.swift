@@ -111,8 +111,9 @@ final class CoupledLoop: @unchecked Sendable {
                 renderers[index]?.prepare(frame, in: target)
                 let committed = try graphics.serialized {
                     try surface.beginFrame()
-                    try renderers[index]?.render(frame, in: surface.target)
-                    return try surface.swapBuffers()
+                    let drawn = surface.target
+                    try renderers[index]?.render(frame, in: drawn)
+                    return try surface.swapBuffers(changed: drawn.holdsPreviousFrame ? renderers[index]?.changedRegions(in: drawn) : nil)
                 }
                 guard committed else { continue }
                 let sample = FrameSample(index: frames[index], renderStart: start, commit: .now,

@@ -164,18 +164,33 @@ struct SceneLayout: Equatable, Sendable {
     }
 
     /// The parts of a view that change from frame to frame, in framebuffer pixels (top
-    /// left origin): the rings and pacing strip (content). The control view's moving part,
-    /// the dial's hand, moves its region with it: see ``dialHand(pointing:)``. The shaders
-    /// keep everything outside them still.
+    /// left origin): the rings (content). The views' other moving parts move their regions
+    /// with them: the dial's hand (``dialHand(pointing:)``) and the content view's pacing
+    /// bar (``pacingBar(x:pixelsPerPoint:)``). The shaders keep everything outside them
+    /// still.
     func dynamicRegions(of view: SceneView) -> [Rect] {
         switch view {
         case .control, .span:
             // The span's moving parts are SpanView's.
             return []
         case .content:
-            return [pixels(rings.x - rings.radius, rings.y - rings.radius, 2 * rings.radius, 2 * rings.radius),
-                    pixels(strip.x, strip.y, strip.width, strip.height)]
+            return [pixels(rings.x - rings.radius, rings.y - rings.radius, 2 * rings.radius, 2 * rings.radius)]
         }
+    }
+
+    /// The content view's pacing bar, 12 points wide, moves 8 points a frame along the
+    /// strip and wraps at its end: its left edge at frame `frame`, in picture pixels from
+    /// the strip's left (content.frag gets it as u_motion.w).
+    func pacingBarX(frame: Double, pixelsPerPoint: Double) -> Double {
+        let width = 12 * pixelsPerPoint
+        let run = strip.width + width
+        guard run > 0 else { return -width }
+        return (frame * 8 * pixelsPerPoint).truncatingRemainder(dividingBy: run) - width
+    }
+
+    /// The pixels the pacing bar covers with its left edge at `x` (``pacingBarX(frame:pixelsPerPoint:)``).
+    func pacingBar(x: Double, pixelsPerPoint: Double) -> Rect {
+        pixels(strip.x + x, strip.y, 12 * pixelsPerPoint, strip.height)
     }
 
     /// The pixels the dial's hand covers when it points along `direction` (a unit vector,

@@ -27,7 +27,9 @@ struct OutputFraming: Equatable, Sendable {
 /// llvmpipe shades every pixel on the CPU, so a view is drawn whole into a layer (an
 /// RGBA8 texture) only when its layout or colours change; each frame shades again just
 /// the regions that move (``SceneLayout/dynamicRegions(of:)``) into the layer, and copies
-/// the layer to the output.
+/// the layer to the output: where the output's framebuffer holds the last frame
+/// (``RenderTarget/holdsPreviousFrame``), only those regions, which it names to the window
+/// (``changedRegions(in:)``) so that only they are sent and recomposed.
 final class SceneRenderer: OutputRenderer {
     private let scene: Scene
     private let programs: ScenePrograms
@@ -58,6 +60,18 @@ final class SceneRenderer: OutputRenderer {
     /// Span: this output's part, and where the bar is in the layer.
     private var spanView: SpanView?
     private var barInLayer: Rect?
+    /// The content view's pacing bar: where this frame puts it, and where it is in the layer.
+    private var pacingBarX = 0.0
+    private var pacingBarInLayer: Rect?
+    /// What this frame changed in the output's framebuffer (``changedRegions(in:)``), and
+    /// whether that is everything.
+    private var changed: [Rect] = []
+    private var changedEverything = true
+    /// The size of the last frame copied from the layer into the output's framebuffer,
+    /// with the markers and whether the names were drawn over it there.
+    private var presentedSize: Size?
+    private var markersInOutput: Rect?
+    private var identifiedInOutput = false
     /// The target of the last frame, to tell how late it landed when the next starts.
     private var lastFrame: (index: UInt64, target: MonotonicInstant)?
     /// The control view's layer as it was before any live dashboard part was drawn on it:
@@ -183,7 +197,15 @@ final class SceneRenderer: OutputRenderer {
             stillKey = key
         }
         let drawsLive = drawsDashboard && state.live && !direct
-        if drawsLive { restoreLiveRegions(target: target) }
+        // Only the regions drawn again go to the output, where it holds the last frame and
+        // nothing over the whole of it changes.
+        changed.removeAll(keepingCapacity: true)
+        changedEverything = redrawn || direct || !target.holdsPreviousFrame || presentedSize != target.pixelSize
+            || identifies || identifiedInOutput
+        if drawsLive {
+            restoreLiveRegions(target: target)
+            for (_, region) in dashboard!.liveRegions { changed.append(region) }
+        }
         shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
         if drawsLive {
@@ -197,11 +219,20 @@ final class SceneRenderer: OutputRenderer {
         if direct {
             direct = false
             stillKey = nil
+            presentedSize = nil
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
         } else {
+            // The markers of the last frame are wiped by the copy of their region.
+            if let markersInOutput { changed.append(markersInOutput) }
             present(target: target)
+            presentedSize = target.pixelSize
         }
-        if markerCount > 0 { try drawMarkers(layout: layout, target: target) }
+        markersInOutput = nil
+        if markerCount > 0 {
+            try drawMarkers(layout: layout, target: target)  // its region is in `changed` (shade)
+            markersInOutput = markerRegion
+        }
+        identifiedInOutput = identifies
         if identifies {
             glUseProgram(try programs.text)
             identification.drawOverlay(target: target, state: state)
@@ -279,6 +310,7 @@ final class SceneRenderer: OutputRenderer {
         }
         handInLayer = nil
         barInLayer = nil
+        pacingBarInLayer = nil
         let label = view == .content && state.label && content == nil && !direct
             ? identification.arrangeLabel(for: target, layout: layout, state: state) : identification.forgetLabel()
         if let label { regions.append(label) }
@@ -317,6 +349,13 @@ final class SceneRenderer: OutputRenderer {
             shade(handInLayer.map { hand.union($0) } ?? hand, target: target)
             handInLayer = hand
         }
+        if view == .content && content == nil {
+            // The pacing bar: where it was in the layer and where it is now.
+            let bar = layout.pacingBar(x: pacingBarX, pixelsPerPoint: target.pixelsPerPoint)
+            if let old = pacingBarInLayer, old != bar { shade(old, target: target) }
+            shade(bar, target: target)
+            pacingBarInLayer = bar
+        }
         if let spanView {
             // The bar: where it was in the layer and where it is now (apart when it wraps).
             let bar = spanView.barRegion(barX: SpanView.barX(time: spanTime, canvasWidth: spanView.canvasSize.width))
@@ -328,15 +367,28 @@ final class SceneRenderer: OutputRenderer {
         glDisable(GLenum(GL_SCISSOR_TEST))
     }
 
-    /// Copies the layer to the output. (Shading it with texelFetch instead took a third of
-    /// the CPU at 1920x1080 on llvmpipe; the blit is a plain copy.)
+    /// Copies the layer to the output: all of it, or only the regions this frame changed.
+    /// (Shading it with texelFetch instead took a third of the CPU at 1920x1080 on
+    /// llvmpipe; the blit is a plain copy.)
     private func present(target: RenderTarget) {
         let size = target.pixelSize
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), still.framebuffer)
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), outputFramebuffer)
-        glBlitFramebuffer(0, 0, size.width, size.height, 0, 0, size.width, size.height,
-                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        if changedEverything {
+            glBlitFramebuffer(0, 0, size.width, size.height, 0, 0, size.width, size.height,
+                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+        } else {
+            for region in changed {
+                let r = region.flippedY(containerHeight: size.height)
+                glBlitFramebuffer(r.x, r.y, r.maxX, r.maxY, r.x, r.y, r.maxX, r.maxY,
+                                  GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+            }
+        }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
+    }
+
+    func changedRegions(in target: RenderTarget) -> [Rect]? {
+        changedEverything ? nil : changed
     }
 
     /// The pointer and touch markers, on top of the copy, never into the layer.
@@ -355,6 +407,7 @@ final class SceneRenderer: OutputRenderer {
     /// Draws the bound program into `region` of the bound framebuffer only.
     private func shade(_ region: Rect, target: RenderTarget) {
         guard region.width > 0, region.height > 0 else { return }
+        changed.append(region)
         let flipped = region.flippedY(containerHeight: target.pixelSize.height)
         glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
@@ -404,7 +457,8 @@ final class SceneRenderer: OutputRenderer {
         block.set(0, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
         block.set(4, Double(accent.r), Double(accent.g), Double(accent.b), 1)
         block.set(8, time.truncatingRemainder(dividingBy: 3600), frameIndex, target.pixelsPerPoint, layout.bandHeight)
-        block.set(12, hand.x, hand.y, 0, 0)  // the marker count goes in below
+        pacingBarX = layout.pacingBarX(frame: frameIndex, pixelsPerPoint: target.pixelsPerPoint)
+        block.set(12, hand.x, hand.y, 0, pacingBarX)  // the marker count goes in below
         block.set(16, layout.dial.x, layout.dial.y, layout.dial.radius, 0)
         block.set(20, layout.tiles.x, layout.tiles.y, layout.tiles.width, layout.tiles.height)
         block.set(24, layout.rings.x, layout.rings.y, layout.rings.radius, 0)
