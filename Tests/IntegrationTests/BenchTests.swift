@@ -50,6 +50,12 @@ final class BenchTests: SharedSwayTestCase {
                 XCTAssertGreaterThan(number(output, "presentation", "dropped"), 0, "\(name): sway answered every request?")
             }
         }
+        // Shares: asked in proportion to the rates (60 and 30 Hz), got from the frames.
+        XCTAssertEqual(number(outputs["HEADLESS-1"], "asked_fps"), 60, accuracy: 0.1)
+        XCTAssertEqual(number(outputs["HEADLESS-1"], "share_asked_pct"), 200 / 3, accuracy: 0.5)
+        XCTAssertEqual(number(outputs["HEADLESS-2"], "share_asked_pct"), 100 / 3, accuracy: 0.5)
+        XCTAssertEqual(number(outputs["HEADLESS-1"], "share_got_pct") + number(outputs["HEADLESS-2"], "share_got_pct"), 100,
+                       accuracy: 0.01)
         XCTAssertEqual(number(outputs["HEADLESS-2"], "fps"), 30.3, accuracy: 3)
         XCTAssertEqual(number(outputs["HEADLESS-1"], "refresh_mhz"), 60000)
         XCTAssertGreaterThan(number(report, "pacing", "peak_rss_kb"), 1000)

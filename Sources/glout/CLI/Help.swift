@@ -243,9 +243,10 @@ enum Help {
     output: refresh, frames, frame rate, frame intervals (mean, standard deviation,
     p50, p99, p99.9, max, in ms and in refresh periods), missed refreshes (intervals
     over 1.5 periods), jank (intervals longer than the one before by more than half a
-    period), the share of refreshes that showed a new frame, render time (callback to
-    commit), CPU per frame and the timing source: presentation feedback where the
-    compositor answers it, else frame callbacks.
+    period), the share of refreshes that showed a new frame, its share of all the
+    outputs' frames as asked (its rate over their rates) and as got, render time
+    (callback to commit), CPU per frame and the timing source: presentation feedback
+    where the compositor answers it, else frame callbacks.
 
     Options:
       --duration S        seconds to measure (default 30)

@@ -132,7 +132,8 @@ final class BenchCommand {
                                  feedbackDropped: statistics?.feedbackDropped ?? 0,
                                  compositor: PresentationReport(steady: samples, startup: startup,
                                                                 period: UInt64(period.inNanoseconds), interval: interval),
-                                 fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false))
+                                 fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false,
+                                 interval: interval))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
         return BenchRun(mode: mode, presentationClock: stage.display.screens.presentationClock,

@@ -18,6 +18,22 @@ struct BenchRun {
         /// Whether commits carried wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps.
         var fifo = false
         var commitTiming = false
+        /// The display link's frame interval: the output asks for a frame every this many refreshes.
+        var interval = 1
+
+        /// The frames a second the output asks for: its refresh rate over its frame interval.
+        var askedFramesPerSecond: Double { period > 0 ? 1e9 / Double(period) / Double(max(1, interval)) : 0 }
+    }
+
+    /// Each output's share of the frames: asked (its rate over all the outputs' rates) and
+    /// got (its frames over all the frames), in per cent. When the machine is short, a fair
+    /// share is one in proportion to the rate asked: the two agree.
+    func shares() -> [(asked: Double, got: Double)] {
+        let asked = outputs.reduce(0) { $0 + $1.askedFramesPerSecond }
+        let got = outputs.reduce(0) { $0 + $1.pacing.framesPerSecond }
+        return outputs.map { output in
+            (asked > 0 ? 100 * output.askedFramesPerSecond / asked : 0, got > 0 ? 100 * output.pacing.framesPerSecond / got : 0)
+        }
     }
 
     var mode: PacingMode
@@ -32,9 +48,11 @@ struct BenchRun {
     func table() -> String {
         var lines = ["glout bench: \(mode.rawValue) pacing, \(format(seconds, 1)) s measured, \(outputs.count) output(s)"]
         let header = ["output", "refresh", "frames", "fps", "interval ms: mean", "sd", "p50", "p99", "p99.9", "max",
-                      "p99/T", "max/T", "missed", "jank%", "on-time%", "render p50/p99 ms", "cpu ms/frame", "timing"]
+                      "p99/T", "max/T", "missed", "jank%", "on-time%", "share asked/got %", "render p50/p99 ms",
+                      "cpu ms/frame", "timing"]
         var rows = [header]
-        for output in outputs {
+        let shares = shares()
+        for (output, share) in zip(outputs, shares) {
             let p = output.pacing
             let periods = p.intervals.inPeriods(of: output.period)
             rows.append([
@@ -44,7 +62,7 @@ struct BenchRun {
                 format(p.intervals.mean, 2), format(p.intervals.stddev, 2), format(p.intervals.p50, 2),
                 format(p.intervals.p99, 2), format(p.intervals.p999, 2), format(p.intervals.max, 2),
                 format(periods.p99, 2), format(periods.max, 2), "\(p.missed)", format(p.jankPercent, 2),
-                format(p.onTimePercent, 2),
+                format(p.onTimePercent, 2), "\(format(share.asked, 1))/\(format(share.got, 1))",
                 "\(format(p.renderTime.p50, 2))/\(format(p.renderTime.p99, 2))",
                 format(p.cpuMillisecondsPerFrame, 2), p.source.rawValue,
             ])
@@ -58,6 +76,10 @@ struct BenchRun {
         }
         lines.append("process: \(format(processCPUMillisecondsPerFrame, 2)) ms CPU per frame (all outputs), "
                      + "peak RSS \(peakRSSKilobytes / 1024) MiB")
+        if outputs.count > 1 {
+            let got = outputs.map { $0.askedFramesPerSecond > 0 ? 100 * $0.pacing.framesPerSecond / $0.askedFramesPerSecond : 0 }
+            lines.append("shares: every output got \(format(got.min() ?? 0, 1)) to \(format(got.max() ?? 0, 1))% of the frames it asked for")
+        }
         for output in outputs where output.pacing.presented > 0 || output.pacing.discarded > 0 {
             let toPresent = output.pacing.commitToPresent
             var line = "\(Log.printable(output.name)): \(output.pacing.presented) presented, \(output.pacing.discarded) discarded"
@@ -114,6 +136,9 @@ struct BenchRun {
             var compositor: PresentationReport?
             var fifo: Bool
             var commit_timing: Bool
+            var asked_fps: Double
+            var share_asked_pct: Double
+            var share_got_pct: Double
             var suspensions: UInt64
             var stall_ms: Double
         }
@@ -128,7 +153,7 @@ struct BenchRun {
             var outputs: [Entry]
             var pacing: Pacing
         }
-        let entries = outputs.map { output in
+        let entries = zip(outputs, shares()).map { output, share in
             let p = output.pacing
             return Entry(name: output.name, refresh_mhz: output.refreshMilliHertz, period_ms: Double(output.period) / 1e6,
                          frames: p.frames, fps: p.framesPerSecond, interval_ms: Summary(p.intervals),
@@ -141,6 +166,7 @@ struct BenchRun {
                                                 outstanding_max: output.feedbackMostOutstanding,
                                                 dropped: output.feedbackDropped),
                          compositor: output.compositor, fifo: output.fifo, commit_timing: output.commitTiming,
+                         asked_fps: output.askedFramesPerSecond, share_asked_pct: share.asked, share_got_pct: share.got,
                          suspensions: output.suspensions, stall_ms: output.stallMilliseconds)
         }
         return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, presentation_clock: presentationClock,
