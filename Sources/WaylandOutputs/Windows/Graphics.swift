@@ -37,9 +37,8 @@ public final class Graphics: @unchecked Sendable {
     private let spareContexts = Locked<[EGLContext]>([])
     /// Whether windows make their GL and EGL calls one at a time (see ``serializesGL``).
     public let serializesGL: Bool
-    /// The lock of ``serialized(_:)``, with a count of the sections it guarded. (A lock
-    /// around an empty value made ThreadSanitizer report the zero-sized access itself.)
-    private let glLock = Locked<UInt64>(0)
+    /// The lock of ``serialized(deadline:_:)``: turns by earliest deadline.
+    private let glLock = DeadlineLock()
 
     /// eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR), eglInitialize, eglChooseConfig
     /// (8-bit RGB, opaque, GLES 3) and eglCreateContext for the shared context.
@@ -106,13 +105,11 @@ public final class Graphics: @unchecked Sendable {
     }
 
     /// Runs `body`, which makes GL or EGL calls, alone among the windows' GL calls when
-    /// ``serializesGL`` is set, else at once.
-    public func serialized<T>(_ body: () throws -> T) rethrows -> T {
+    /// ``serializesGL`` is set, else at once. Where they take turns, the next turn goes to
+    /// the waiting call whose work is due first: `deadline` (a frame's target), else now.
+    public func serialized<T>(deadline: MonotonicInstant? = nil, _ body: () throws -> T) rethrows -> T {
         guard serializesGL else { return try body() }
-        return try glLock.withLock { sections in
-            sections &+= 1
-            return try body()
-        }
+        return try glLock.withTurn(deadline: (deadline ?? .now).nanoseconds, body)
     }
 
     deinit {

@@ -356,7 +356,8 @@ public final class OutputWindow: @unchecked Sendable {
         let frame = link.startFrame(surface: surface.wlSurface, now: now)
         feedback?.request(surface: surface.wlSurface, frame: frame.index)
         renderer.prepare(frame, in: surface.target)
-        let (target, changed) = try graphics.serialized {
+        // Where windows take turns at GL, the frame due first goes first.
+        let (target, changed) = try graphics.serialized(deadline: frame.targetTimestamp) {
             try surface.beginFrame()
             let target = surface.target
             try renderer.render(frame, in: target)
@@ -368,7 +369,7 @@ public final class OutputWindow: @unchecked Sendable {
         let presentationTimes = settings.usesPresentationTimes
         let stamped = settings.usesCommitTiming && presentationTimes && frame.targetSource == .presentation
         surface.prepareCommit(target: stamped ? frame.targetTimestamp : nil, period: frame.duration, fifo: presentationTimes)
-        guard try graphics.serialized({ try surface.swapBuffers(changed: changed) }) else { return }
+        guard try graphics.serialized(deadline: frame.targetTimestamp, { try surface.swapBuffers(changed: changed) }) else { return }
         let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
         if wasDraft {
