@@ -24,9 +24,10 @@ void main() {
     color = mix(color, vec3(0.95, 0.80, 0.25), b * 0.3 + 0.3);
     color = mix(color, u_accent.rgb, 0.2);
 
-    // Rings expanding from the centre, fading out before the radius.
+    // Rings expanding from the centre, fading out before the radius (left out of the
+    // backdrop that rings.frag draws them over each frame: u_rings.w 1).
     float r = length(px - u_rings.xy) / max(u_rings.z, 1.0);
-    if (r < 1.0) {
+    if (r < 1.0 && u_rings.w < 0.5) {
         float ring = smoothstep(0.35, 0.5, wave(r * 1.44 - t * 0.48));
         color = mix(color, vec3(1.0), ring * 0.45 * smoothstep(0.97, 0.13, r));
     }

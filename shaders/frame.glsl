@@ -8,7 +8,7 @@ layout(std140) uniform Frame {
                     // view's pacing bar: its left edge in the strip (picture pixels)
     vec4 u_dial;    // dial centre x, y, radius, unused
     vec4 u_tiles;   // output tiles x, y, width, height
-    vec4 u_rings;   // rings centre x, y, radius, unused
+    vec4 u_rings;   // rings centre x, y, radius, 1 to leave them out (content.frag)
     vec4 u_strip;   // pacing strip x, y, width, height
     vec4 u_safe;    // safe area x, y, width, height: the built-in views place their
                     // foreground inside it through the layout; for shaders of --shaders DIR

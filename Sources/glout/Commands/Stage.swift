@@ -67,7 +67,7 @@ final class Stage {
             case .span:
                 first = ["control.frag", "content.frag", "span.frag"]
             }
-            if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "text.frag", "marker.frag", "span.frag"] }
+            if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "rings.frag", "text.frag", "marker.frag", "span.frag"] }
             if contents.values.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
             for case .shader(let path, _) in contents.values { first.append(path) }
         case .triangle: first = ["triangle.frag"]

@@ -93,6 +93,8 @@ final class ScenePrograms: Sendable {
     var pacing: GLuint { get throws { try program("pacing.frag") } }
     /// A --content image.
     var image: GLuint { get throws { try program("image.frag") } }
+    /// The content view's rings, over the picture without them.
+    var rings: GLuint { get throws { try program("rings.frag") } }
 
     /// Compiles the programs of these fragment shaders now, in the current context.
     func compile(_ fragments: [String]) throws {

@@ -6,6 +6,8 @@ import CGLES
 /// nothing.
 final class FrameBlock {
     static let floats = 108
+    /// u_rings.w: 1 leaves the content view's rings out (content.frag).
+    static let ringsLeftOut = 27
     private(set) var values = [Float](repeating: 0, count: FrameBlock.floats)
     private var buffer: GLuint = 0
     private var vertexArray: GLuint = 0

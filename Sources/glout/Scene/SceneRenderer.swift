@@ -60,6 +60,9 @@ final class SceneRenderer: OutputRenderer {
     /// Span: this output's part, and where the bar is in the layer.
     private var spanView: SpanView?
     private var barInLayer: Rect?
+    /// The content view's rings: drawn each frame over the backdrop (the picture without
+    /// them), not shaded again with the colour fields under them; nil in other views.
+    private var ringsRegion: Rect?
     /// The content view's pacing bar: where this frame puts it, and where it is in the layer.
     private var pacingBarX = 0.0
     private var pacingBarInLayer: Rect?
@@ -206,7 +209,8 @@ final class SceneRenderer: OutputRenderer {
             restoreLiveRegions(target: target)
             for (_, region) in dashboard!.liveRegions { changed.append(region) }
         }
-        shadeMovingParts(program: program, view: view, layout: layout, time: state.time(at: frame.timestamp),
+        shadeMovingParts(program: program, rings: ringsRegion == nil ? 0 : try programs.rings, view: view, layout: layout,
+                         time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
         if drawsLive {
             glUseProgram(try programs.text)
@@ -300,8 +304,21 @@ final class SceneRenderer: OutputRenderer {
         // After the layer's allocation, which binds its own texture.
         if view == .content, let image = content?.image { bindImage(image) }
         setViewport(layout.canvas, target: target)
+        // The content view's rings go over the picture without them, each frame.
+        let ringsOverBackdrop = view == .content && content == nil && !direct
+        if ringsOverBackdrop {
+            block[FrameBlock.ringsLeftOut] = 1
+            block.upload()
+        }
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-        if view == .content, let content {
+        ringsRegion = nil
+        if ringsOverBackdrop {
+            block[FrameBlock.ringsLeftOut] = 0
+            block.upload()
+            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
+            ringsRegion = layout.dynamicRegions(of: .content).first
+            regions = []
+        } else if view == .content, let content {
             // An image never moves; a shader may change every pixel every frame.
             regions = content.standsStill ? [] : [layout.canvas]
         } else {
@@ -335,8 +352,26 @@ final class SceneRenderer: OutputRenderer {
 
     /// Shades the moving regions again, into the layer: every pixel of a frame is made in
     /// the same RGBA8 texture, so a snapshot and the window get the same values.
-    private func shadeMovingParts(program: GLuint, view: SceneView, layout: SceneLayout, time: Double, spanTime: Double,
-                                  target: RenderTarget) {
+    private func shadeMovingParts(program: GLuint, rings: GLuint, view: SceneView, layout: SceneLayout, time: Double,
+                                  spanTime: Double, target: RenderTarget) {
+        if let ringsRegion {
+            // The rings' square from the backdrop, then this frame's rings over it (the
+            // layer's alpha stays 1).
+            let r = ringsRegion.flippedY(containerHeight: target.pixelSize.height)
+            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
+            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
+            glBlitFramebuffer(r.x, r.y, r.maxX, r.maxY, r.x, r.y, r.maxX, r.maxY, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
+            glUseProgram(rings)
+            block.bind()
+            setViewport(layout.canvas, target: target)
+            glEnable(GLenum(GL_SCISSOR_TEST))
+            glEnable(GLenum(GL_BLEND))
+            glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
+            shade(ringsRegion, target: target)
+            glDisable(GLenum(GL_BLEND))
+            glDisable(GLenum(GL_SCISSOR_TEST))
+        }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
         glUseProgram(program)
         block.bind()
