@@ -106,7 +106,8 @@ public final class Graphics: @unchecked Sendable {
 
     /// Runs `body`, which makes GL or EGL calls, alone among the windows' GL calls when
     /// ``serializesGL`` is set, else at once. Where they take turns, the next turn goes to
-    /// the waiting call whose work is due first: `deadline` (a frame's target), else now.
+    /// the waiting call whose work is due first: `deadline` (when a frame is due), else now.
+    /// A deadline must not move later as its work waits, or that work can starve.
     public func serialized<T>(deadline: MonotonicInstant? = nil, _ body: () throws -> T) rethrows -> T {
         guard serializesGL else { return try body() }
         return try glLock.withTurn(deadline: (deadline ?? .now).nanoseconds, body)

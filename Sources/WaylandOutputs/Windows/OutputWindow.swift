@@ -356,8 +356,12 @@ public final class OutputWindow: @unchecked Sendable {
         let frame = link.startFrame(surface: surface.wlSurface, now: now)
         feedback?.request(surface: surface.wlSurface, frame: frame.index)
         renderer.prepare(frame, in: surface.target)
-        // Where windows take turns at GL, the frame due first goes first.
-        let (target, changed) = try graphics.serialized(deadline: frame.targetTimestamp) {
+        // Where windows take turns at GL, the frame due first goes first: due one frame
+        // interval after it was released (its callback), whatever its target. (A target
+        // moves later as a frame waits longer for its turns, and a frame that waited
+        // would then wait longer still: three of eight outputs starved so.)
+        let due = min(frame.targetTimestamp, frame.timestamp + frame.duration * link.timing.effectiveInterval)
+        let (target, changed) = try graphics.serialized(deadline: due) {
             try surface.beginFrame()
             let target = surface.target
             try renderer.render(frame, in: target)
@@ -369,7 +373,7 @@ public final class OutputWindow: @unchecked Sendable {
         let presentationTimes = settings.usesPresentationTimes
         let stamped = settings.usesCommitTiming && presentationTimes && frame.targetSource == .presentation
         surface.prepareCommit(target: stamped ? frame.targetTimestamp : nil, period: frame.duration, fifo: presentationTimes)
-        guard try graphics.serialized(deadline: frame.targetTimestamp, { try surface.swapBuffers(changed: changed) }) else { return }
+        guard try graphics.serialized(deadline: due, { try surface.swapBuffers(changed: changed) }) else { return }
         let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
         if wasDraft {
