@@ -18,7 +18,7 @@ final class FairShareTests: IntegrationTestCase {
         XCTAssertEqual(Set(outputs.keys), Set(names))
         func number(_ name: String, _ key: String) -> Double { (outputs[name]?[key] as? NSNumber)?.doubleValue ?? .nan }
         let fastest = names.map { number($0, "fps") }.max() ?? 0
-        XCTAssertGreaterThan(fastest, 5, finished.stdout)
+        XCTAssertGreaterThan(fastest, 1, finished.stdout)
         for name in names {
             XCTAssertEqual(number(name, "share_asked_pct"), 12.5, accuracy: 0.1, name)
             XCTAssertGreaterThanOrEqual(number(name, "fps"), fastest / 2, "\(name) starved:\n\(finished.stdout)")
