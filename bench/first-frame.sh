@@ -105,13 +105,15 @@ cold_and_warm() (
   done
 )
 
+# A label, then the median and the runs of the numbers after it.
+summary() { python3 -c 'import sys, statistics as s; v = [float(x) for x in sys.argv[2:]]; print(f"{sys.argv[1]:<52} median {s.median(v):6.1f} ms   runs: " + " ".join(f"{x:.0f}" for x in v))' "$@"; }
+
 declare -A results
 if $cold; then
   eight="$mode,$mode$(printf ',800x600@60%.0s' 1 2 3 4 5 6)"
   for round in $(seq 1 "$rounds"); do
     while read -r key value; do results[$key]+="$value "; done < <(cold_and_warm "$mode"; cold_and_warm "$eight")
   done
-  summary() { python3 -c 'import sys, statistics as s; v = [float(x) for x in sys.argv[2:]]; print(f"{sys.argv[1]:<52} median {s.median(v):6.1f} ms   runs: " + " ".join(f"{x:.0f}" for x in v))' "$@"; }
   echo "glout views, time to the first frame on every output, headless sway, $rounds rounds"
   for count in 1 8; do
     summary "$count output(s), cold (empty shader cache)" ${results[cold-$count]}
@@ -126,7 +128,6 @@ for round in $(seq 1 "$rounds"); do
   results[views]+="$(startup "$glout" run --duration 1) "
   results[hotplug]+="$(hotplug) "
 done
-summary() { python3 -c 'import sys, statistics as s; v = [float(x) for x in sys.argv[2:]]; print(f"{sys.argv[1]:<34} median {s.median(v):6.1f} ms   runs: " + " ".join(f"{x:.0f}" for x in v))' "$@"; }
 echo "time to the first frame on headless sway, $mode, $rounds rounds"
 summary "weston-simple-egl -f (start-up)" ${results[simple]}
 summary "glout --scene triangle (start-up)" ${results[triangle]}

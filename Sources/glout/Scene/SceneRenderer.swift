@@ -343,11 +343,7 @@ final class SceneRenderer: OutputRenderer {
     private func restoreLiveRegions(target: RenderTarget) {
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
-        for (_, region) in dashboard!.liveRegions {
-            let r = region.flippedY(containerHeight: target.pixelSize.height)
-            glBlitFramebuffer(r.x, r.y, r.maxX, r.maxY, r.x, r.y, r.maxX, r.maxY,
-                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-        }
+        for (_, region) in dashboard!.liveRegions { copy(region, height: target.pixelSize.height) }
     }
 
     /// Shades the moving regions again, into the layer: every pixel of a frame is made in
@@ -357,10 +353,9 @@ final class SceneRenderer: OutputRenderer {
         if let ringsRegion {
             // The rings' square from the backdrop, then this frame's rings over it (the
             // layer's alpha stays 1).
-            let r = ringsRegion.flippedY(containerHeight: target.pixelSize.height)
             glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
-            glBlitFramebuffer(r.x, r.y, r.maxX, r.maxY, r.x, r.y, r.maxX, r.maxY, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+            copy(ringsRegion, height: target.pixelSize.height)
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
             glUseProgram(rings)
             block.bind()
@@ -413,13 +408,16 @@ final class SceneRenderer: OutputRenderer {
             glBlitFramebuffer(0, 0, size.width, size.height, 0, 0, size.width, size.height,
                               GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
         } else {
-            for region in changed {
-                let r = region.flippedY(containerHeight: size.height)
-                glBlitFramebuffer(r.x, r.y, r.maxX, r.maxY, r.x, r.y, r.maxX, r.maxY,
-                                  GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-            }
+            for region in changed { copy(region, height: size.height) }
         }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), outputFramebuffer)
+    }
+
+    /// Copies `region` (top left origin) of the bound read framebuffer to the same place
+    /// in the bound draw framebuffer, both `height` pixels high.
+    private func copy(_ region: Rect, height: Int32) {
+        let r = region.flippedY(containerHeight: height)
+        glBlitFramebuffer(r.x, r.y, r.maxX, r.maxY, r.x, r.y, r.maxX, r.maxY, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
     }
 
     func changedRegions(in target: RenderTarget) -> [Rect]? {
