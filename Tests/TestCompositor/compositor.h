@@ -177,6 +177,10 @@ struct tc_output {
 	uint64_t backwards_ns; /* for --presentation backwards */
 	bool removed;
 	struct wl_event_source *destroy_timer;
+	/* When its global was made, and whether a client's first bind of it and the first
+	 * set_fullscreen onto it were said (the `bound` and `fullscreen` stdout lines). */
+	uint64_t created_ns;
+	bool bind_said, fullscreen_said;
 };
 
 void tc_outputs_init(struct tc_server *server);

@@ -136,6 +136,10 @@ static void bind_output(struct wl_client *client, void *data, uint32_t version, 
 	send_state(output, resource);
 	char name[TC_TEXT_MAX * 4];
 	tc_log(output->server, "bound wl_output v%u %s", version, tc_escaped(output->spec.name, name, sizeof name));
+	if (!output->bind_said) {
+		output->bind_said = true;
+		tc_say(output->server, "bound %s %llu", name, (unsigned long long)((tc_now_ns() - output->created_ns) / 1000u));
+	}
 	tc_removal_moment(output->server, TC_MOMENT_BIND, output);
 }
 
@@ -193,6 +197,7 @@ struct tc_output *tc_output_create(struct tc_server *server, const struct tc_out
 	output->timer_fd = -1;
 	complete_spec(server, &output->spec);
 	output->id = ++server->next_output_id;
+	output->created_ns = tc_now_ns();
 	wl_list_init(&output->resources);
 	wl_list_init(&output->xdg_resources);
 	output->global = wl_global_create(server->display, &wl_output_interface, (int)output->spec.version, output,

@@ -229,6 +229,11 @@ static void toplevel_set_fullscreen(struct wl_client *client, struct wl_resource
 	struct tc_output *target = tc_xdg_surface_target_output(xdg);
 	char name[TC_TEXT_MAX * 4];
 	tc_log(xdg->server, "fullscreen on %s", target ? tc_escaped(target->spec.name, name, sizeof name) : "none");
+	if (output && !output->fullscreen_said) {
+		output->fullscreen_said = true;
+		tc_say(xdg->server, "fullscreen %s %llu", tc_escaped(output->spec.name, name, sizeof name),
+		       (unsigned long long)((tc_now_ns() - output->created_ns) / 1000u));
+	}
 	if (xdg->surface && xdg->surface->mapped && target)
 		tc_surface_set_output(xdg->surface, target);
 	reconfigure(xdg);

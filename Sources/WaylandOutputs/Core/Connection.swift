@@ -1,6 +1,5 @@
 import CWayland
 import Glibc
-import Synchronization
 
 /// The connection to the Wayland compositor (a `wl_display`), its socket and its errors.
 ///
@@ -108,49 +107,21 @@ public final class Connection: @unchecked Sendable {
     /// The display's default queue, dispatched by the thread that owns the connection.
     private(set) lazy var mainQueue = EventQueue(connection: self, queue: nil, wakeFD: wakeFD)
 
-    /// Render threads that keep reading the socket (see ``dispatch(timeout:watching:)``).
-    private let readers = Atomic<Int>(0)
-
     /// Dispatches the main queue once: events already read, or waits up to `timeout`
     /// (nil: forever) for events or one of `watching` to become readable.
     /// Returns the descriptors from `watching` that are readable.
     ///
-    /// While render threads read the socket (every ``OutputWindow`` does), this thread
-    /// does not poll it too: they wake it when they have read events for the main
-    /// queue. That halves the wake-ups per frame (measured: 11.2 K against 6.2 K
-    /// context switches in 10 s on one 60 Hz output).
+    /// This thread reads the socket itself, as every render thread does for its own queue
+    /// (libwayland's prepare_read / read_events lets several threads read one socket:
+    /// the last of them to get there reads for all). So a render thread that is busy for
+    /// seconds delays no ping, hotplug or input event: only its own output. The price is a
+    /// wake-up of this thread for each batch of events, its own or not (measured in
+    /// BENCHMARKS.md, "The main thread answers").
     @discardableResult
     public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         runMainThreadWork()
         defer { runMainThreadWork() }
-        guard readers.load(ordering: .acquiring) > 0 else {
-            return try mainQueue.dispatch(timeout: timeout, watching: watching)
-        }
-        try check()
-        if mainQueue.dispatchPending() < 0 { try check() }
-        flush()
-        let ready = try mainQueue.wait(timeout: timeout, watching: watching)
-        if mainQueue.dispatchPending() < 0 { try check() }
-        try check()
-        return ready
-    }
-
-    /// A render thread starts or stops reading the socket for its own queue.
-    func readerStarted() { readers.add(1, ordering: .releasing) }
-    func readerStopped() {
-        readers.subtract(1, ordering: .releasing)
-        wakeMainQueue()
-    }
-
-    /// Called by a reading render thread after each dispatch: wakes the main thread if
-    /// events for the main queue are waiting. wl_display_prepare_read fails exactly when
-    /// the default queue is not empty; when it succeeds the intent is withdrawn at once.
-    func forwardMainQueueEvents() {
-        if wl_display_prepare_read(display) != 0 {
-            wakeMainQueue()
-        } else {
-            wl_display_cancel_read(display)
-        }
+        return try mainQueue.dispatch(timeout: timeout, watching: watching)
     }
 }
 

@@ -89,21 +89,14 @@ public final class EventQueue: @unchecked Sendable {
         return polled.watching
     }
 
-    /// Waits up to `timeout` (nil: forever) for the wake-up fd or one of
-    /// `watching`, without reading the socket (another thread does). Returns the
-    /// descriptors of `watching` that are readable.
-    func wait(timeout: Duration?, watching: [Int32]) throws -> [Int32] {
-        try poll(nil, timeout: timeout, watching: watching).watching
-    }
-
-    /// Polls `socket` (when given), the wake-up fd and `watching` for up to `timeout`
-    /// (nil: forever), and drains the wake-up fd. Returns the socket's revents
-    /// (0 on a timeout or an interruption) and the readable descriptors of `watching`.
-    private func poll(_ socket: (fd: Int32, events: Int16)?, timeout: Duration?,
+    /// Polls `socket`, the wake-up fd and `watching` for up to `timeout` (nil: forever),
+    /// and drains the wake-up fd. Returns the socket's revents (0 on a timeout or an
+    /// interruption) and the readable descriptors of `watching`.
+    private func poll(_ socket: (fd: Int32, events: Int16), timeout: Duration?,
                       watching: [Int32]) throws -> (socket: Int16, watching: [Int32]) {
         // A fixed-size literal the compiler keeps on the stack (a render thread polls
-        // every frame and must not allocate); poll skips the socket's entry when it is -1.
-        var fds = [pollfd(fd: socket?.fd ?? -1, events: socket?.events ?? 0, revents: 0),
+        // every frame and must not allocate).
+        var fds = [pollfd(fd: socket.fd, events: socket.events, revents: 0),
                    pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         if !watching.isEmpty { fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
         let milliseconds = timeout.map { Int32(max(0, min($0.inSeconds * 1000, 86_400_000)).rounded(.up)) } ?? -1

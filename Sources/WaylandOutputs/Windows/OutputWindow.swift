@@ -217,14 +217,11 @@ public final class OutputWindow: @unchecked Sendable {
     // MARK: - The render thread
 
     private func run(makeRenderer: (RenderTarget) throws -> any OutputRenderer) {
-        // This thread reads the socket for as long as it runs; the main thread relies on it.
-        connection.readerStarted()
         do {
             try renderLoop(makeRenderer: makeRenderer)
         } catch {
             shared.withLock { $0.failure = error }
         }
-        connection.readerStopped()
         eglReleaseThread()
     }
 
@@ -341,10 +338,6 @@ public final class OutputWindow: @unchecked Sendable {
                     state.statistics.suspensions = link.timing.suspensions
                 }
             }
-            // Events for the main queue may have been read here, by this queue's dispatch
-            // or by Mesa inside eglSwapBuffers: the main thread must not wait for them
-            // until this output's next frame, or forever if its link is paused.
-            connection.forwardMainQueueEvents()
         }
     }
 
@@ -427,7 +420,6 @@ public final class OutputWindow: @unchecked Sendable {
         while !surface.canCommit {
             if stopRequested { return false }
             try queue.dispatch(timeout: .milliseconds(100))
-            connection.forwardMainQueueEvents()
             if !said && MonotonicClock.now() - started >= UInt64(OutputWindow.bufferWaitNotice.inNanoseconds) {
                 said = true
                 log.warning("output \(surface.output.printableName): the compositor has released none of the window's "
