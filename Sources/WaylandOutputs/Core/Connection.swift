@@ -91,6 +91,12 @@ public final class Connection: @unchecked Sendable {
     /// Whether the caller is the thread that made the connection and dispatches its main queue.
     var isMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
 
+    /// Stops the program when called elsewhere than on the thread that made the
+    /// connection: the main queue, the registry and the list of outputs are that thread's.
+    func requireMainThread(_ function: StaticString = #function) {
+        precondition(isMainThread, "\(function) must be called on the thread that made the Wayland connection")
+    }
+
     /// Runs `work` on the main thread: now when called there, else at the next dispatch.
     func onMainThread(_ work: @escaping () -> Void) {
         if isMainThread { return work() }

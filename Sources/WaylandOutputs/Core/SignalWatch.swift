@@ -16,8 +16,6 @@ public final class SignalWatch {
         guard pthread_sigmask(SIG_BLOCK, &mask, &previous) == 0 else { throw SignalWatchError(reason: "pthread_sigmask failed") }
         fileDescriptor = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         guard fileDescriptor >= 0 else { throw SignalWatchError(reason: "signalfd failed: \(String(cString: strerror(errno)))") }
-        // A write to a closed pipe (stdout piped to `head`) must not kill glout.
-        signal(SIGPIPE, SIG_IGN)
     }
 
     deinit {

@@ -6,12 +6,30 @@ import CGLES
 /// leaves, each paced by its own display link.
 ///
 /// ```swift
-/// let session = try DisplaySession(.init(appID: "org.example.Solid"))
+/// let session = try DisplaySession(.init(appID: "org.example.Solid", handlesSignals: true))
 /// try session.start { _ in Solid() }     // a window on every output
 /// try session.run()                      // until stop(), SIGINT or SIGTERM
 /// ```
 ///
-/// Use it on the thread that created it; renderers run on their windows' threads.
+/// Use it on the thread that created it (its methods check); renderers run on their
+/// windows' threads.
+///
+/// ## The order of events
+///
+/// - An output connects: ``DisplayEvent/connected(_:)`` first, its window already open
+///   if the session covers the output (or ``DisplayEvent/windowFailed(_:error:)`` right
+///   after, when it could not be opened), then ``DisplayEvent/primaryChanged(_:)`` if the
+///   primary is now another output, and later ``DisplayEvent/firstFrame(_:after:)``.
+/// - An output leaves: its window is closed first; then
+///   ``DisplayEvent/primaryChanged(_:)`` to its successor if it was the primary, then
+///   ``DisplayEvent/disconnected(_:window:)`` with the window's last counters; its
+///   wl_output proxy is released after that (or when the last window holding it closes).
+/// - An output changes: ``DisplayEvent/changed(_:previous:)``, after its window was told,
+///   then ``DisplayEvent/primaryChanged(_:)`` if the order moved the primary.
+///
+/// The session makes no process-wide change: it touches neither signal dispositions nor
+/// the allocator. With ``Configuration/handlesSignals`` it blocks SIGINT and SIGTERM on
+/// the calling thread (and so on every thread it starts) and reads them from a signalfd.
 public final class DisplaySession {
     /// What the session connects to and covers.
     public struct Configuration: Sendable {
@@ -35,14 +53,15 @@ public final class DisplaySession {
         /// milliseconds on llvmpipe). Mesa talks to the compositor on a queue of its own.
         public var prepareGraphics: Bool
         /// Whether SIGINT and SIGTERM end ``run(for:exitWhenNoOutputs:)`` (delivered
-        /// through a signalfd, blocked for every thread the session starts).
+        /// through a signalfd, blocked for every thread the session starts). Off unless
+        /// asked for: signals are the application's to handle.
         public var handlesSignals: Bool
         /// Where the library's messages go.
         public var log: Log
 
         public init(appID: String, title: String? = nil, display: String? = nil, outputs: [String]? = nil,
                     preferredPrimary: String? = nil, input: Bool = true, serializeGL: Bool? = nil,
-                    prepareGraphics: Bool = false, handlesSignals: Bool = true, log: Log = .standardError(prefix: "")) {
+                    prepareGraphics: Bool = false, handlesSignals: Bool = false, log: Log = .standardError(prefix: "")) {
             self.appID = appID
             self.title = title ?? appID
             self.display = display
@@ -96,7 +115,9 @@ public final class DisplaySession {
     public private(set) var primary: Output?
     /// The open windows, by output id.
     public var windows: [UInt32: OutputWindow] { opened.mapValues(\.window) }
-    /// Receives every event, on this thread (see also ``events()``).
+    /// Receives every event from when it is set, on the session's thread (see also
+    /// ``events()``); set it there, at any time. Events before are not replayed: the
+    /// outputs present then are in ``outputs``.
     public var onEvent: ((DisplayEvent) -> Void)?
 
     private var role: PrimaryRole
@@ -159,6 +180,7 @@ public final class DisplaySession {
 
     /// The EGL display and shared context the windows use, made on first use.
     public func graphics() throws -> Graphics {
+        connection.requireMainThread()
         if let madeGraphics { return madeGraphics }
         try screens.requireWindowing()
         let graphics: Graphics
@@ -177,6 +199,7 @@ public final class DisplaySession {
     /// Opens a window on every covered output, and on each that connects later, made as
     /// `window` says; then binds the seats if the configuration asks for input.
     public func start(windows window: @escaping (Output) throws -> WindowRequest) throws {
+        connection.requireMainThread()
         windowFor = window
         for output in outputs where opened[output.id] == nil { try open(output) }
         if configuration.input && screens.onInput == nil {
@@ -212,6 +235,7 @@ public final class DisplaySession {
     /// connection breaks or a window fails.
     @discardableResult
     public func run(for duration: Duration? = nil, exitWhenNoOutputs: Bool = false) throws -> StopReason {
+        connection.requireMainThread()
         let deadline = duration.map { MonotonicInstant.now + $0 }
         stopRequested = false
         while true {
@@ -235,6 +259,7 @@ public final class DisplaySession {
     /// throws the error that stopped a window.
     @discardableResult
     public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
+        connection.requireMainThread()
         let ready = try connection.dispatch(timeout: timeout, watching: watching)
         try checkWindows()
         return ready
@@ -244,6 +269,7 @@ public final class DisplaySession {
     /// ``start(_:)``. Returns the summaries of the windows it closed.
     @discardableResult
     public func closeWindows() -> [WindowSummary] {
+        connection.requireMainThread()
         windowFor = nil
         var summaries: [WindowSummary] = []
         for (id, entry) in opened.sorted(by: { $0.key > $1.key }) {
@@ -275,19 +301,21 @@ public final class DisplaySession {
         case .connected(let output):
             guard covers(output) else { return emit(.connected(output)) }
             reclaim.outputsChanged()
-            updatePrimary()
+            var failure: (any Error)?
             do {
                 try open(output)
             } catch {
                 configuration.log.error("output \(output.printableName): \(error)")
-                emit(.windowFailed(output, error: "\(error)"))
+                failure = error
             }
             emit(.connected(output))
+            if let failure { emit(.windowFailed(output, error: failure)) }
+            updatePrimary()
         case .changed(let output, let previous):
             opened[output.id]?.window.update(output)
             opened[output.id]?.output = output
-            if covers(output) { updatePrimary() }
             emit(.changed(output, previous: previous))
+            if covers(output) { updatePrimary() }
         case .disconnected(let output):
             reclaim.outputsChanged()
             var summary: WindowSummary?
@@ -296,9 +324,6 @@ public final class DisplaySession {
                 entry.window.close()
                 summary = WindowSummary(output: entry.window.output, statistics: entry.window.statistics,
                                         announced: entry.announced, landings: entry.window.frameLog.landings)
-                // A window's context, buffers and thread arena are freed now; hand the
-                // pages back, or a long run with outputs coming and going creeps up.
-                _ = malloc_trim(0)
             }
             if covers(output) { updatePrimary() }
             emit(.disconnected(output, window: summary))
@@ -323,7 +348,7 @@ public final class DisplaySession {
             if let error = entry.window.failure {
                 // A broken connection is the compositor's doing, not this output's.
                 try connection.check()
-                throw DisplaySessionError.windowFailed(output: entry.output.name, error: "\(error)")
+                throw DisplaySessionError.windowFailed(output: entry.output.name, error: error)
             }
             if !entry.firstFrameReported, let first = entry.window.statistics.firstCommit {
                 opened[id]?.firstFrameReported = true
@@ -355,8 +380,10 @@ public enum DisplayEvent: Sendable {
     /// The window on this output committed its first frame, this long after the output's
     /// wl_output global was announced (nil when unknown).
     case firstFrame(Output, after: Duration?)
-    /// A window could not be opened on this output.
-    case windowFailed(Output, error: String)
+    /// A window could not be opened on this output, for this reason as it was thrown (an
+    /// ``EGLError``, a ``WaylandError``, or what the window request threw); it comes
+    /// right after the output's ``connected(_:)``.
+    case windowFailed(Output, error: any Error)
     /// Keyboard, pointer or touch input (when the configuration asks for input).
     case input(InputEvent)
 }
@@ -373,8 +400,9 @@ public struct WindowSummary: Sendable {
 
 /// What stopped a ``DisplaySession``.
 public enum DisplaySessionError: Error, CustomStringConvertible {
-    /// The render thread of the window on this output stopped with an error.
-    case windowFailed(output: String, error: String)
+    /// The render thread of the window on this output stopped with this error: an
+    /// ``EGLError``, a ``WaylandError`` or what the renderer threw, as it was thrown.
+    case windowFailed(output: String, error: any Error)
 
     public var description: String {
         switch self {
@@ -414,7 +442,3 @@ final class HiddenWindowReclaim {
         }
     }
 }
-
-/// glibc's malloc_trim (malloc.h is not part of the Glibc module): returns free heap
-/// pages of every arena to the kernel.
-@_silgen_name("malloc_trim") private func malloc_trim(_ pad: Int) -> Int32

@@ -221,6 +221,8 @@ public final class OutputWindow: @unchecked Sendable {
             try renderLoop(makeRenderer: makeRenderer)
         } catch {
             shared.withLock { $0.failure = error }
+            // The owner acts on it at its next dispatch: now.
+            connection.wakeMainQueue()
         }
         eglReleaseThread()
     }

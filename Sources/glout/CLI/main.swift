@@ -30,6 +30,10 @@ func exitFor(_ error: any Error) -> Never {
 // -3 is M_MMAP_THRESHOLD; setting it turns the dynamic adjustment off.
 _ = mallopt(-3, 256 * 1024)
 
+// A write to a closed pipe (`glout outputs --watch | head`) fails with EPIPE, which glout
+// reports, instead of killing it.
+signal(SIGPIPE, SIG_IGN)
+
 do {
     switch try Arguments.parse(Array(CommandLine.arguments.dropFirst())) {
     case .help(let topic):
@@ -51,5 +55,13 @@ do {
     exitFor(error)
 }
 
-/// glibc's mallopt (malloc.h is not part of the Glibc module).
+/// glibc's mallopt and malloc_trim (malloc.h is not part of the Glibc module).
 @_silgen_name("mallopt") private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
+
+/// Hands the free pages of every heap arena back to the kernel: after a window closed
+/// (its context, buffers and thread arena are freed then), or a long run with outputs
+/// coming and going creeps up.
+func releaseFreedMemory() {
+    _ = mallocTrim(0)
+}

@@ -6,7 +6,7 @@ import WaylandOutputs
 enum OutputsCommand {
     static func run(_ options: OutputsOptions, log: Log) throws {
         let display = try DisplaySession(.init(appID: Stage.appID, preferredPrimary: options.primary, input: false,
-                                               log: log))
+                                               handlesSignals: true, log: log))
         if let name = options.primary, display.screens.output(named: name) == nil, !options.watch {
             throw UsageError(message: "--primary \(name): no such output; the outputs are "
                              + display.outputs.map(\.printableName).joined(separator: ", "), command: "outputs")

@@ -56,7 +56,7 @@ enum ProtocolsCommand {
     }
 
     static func run(_ options: ProtocolsOptions, log: Log) throws {
-        let display = try DisplaySession(.init(appID: Stage.appID, input: false, handlesSignals: false, log: log))
+        let display = try DisplaySession(.init(appID: Stage.appID, input: false, log: log))
         let report = report(display.screens.globals)
         print(options.json ? try OutputReport.encode(report, pretty: true) : table(report), terminator: options.json ? "\n" : "")
     }

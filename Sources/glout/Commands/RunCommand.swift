@@ -102,6 +102,7 @@ final class RunCommand {
             stage.telemetry.forget(output.id)
             try? stage.refreshSpan()
             if let window {
+                releaseFreedMemory()
                 closed.append(entry(window, disconnected: true))
                 log.info("output \(output.printableName): disconnected after \(window.statistics.frames) frames")
             }

@@ -39,7 +39,7 @@ final class Stage {
         for case .shader(let path, let source) in contents.values { library[path] = source }
         machine = options.machine ?? Stage.hostName
         display = try DisplaySession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
-                                           input: input, prepareGraphics: true, log: log))
+                                           input: input, prepareGraphics: true, handlesSignals: true, log: log))
         try Stage.checkNames(options, screens: display.screens)
         // FreeType's part of the text, for the scales the outputs have, while EGL starts
         // and the shaders compile.
