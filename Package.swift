@@ -38,11 +38,14 @@ let package = Package(
         // wrong and extreme values on purpose (Tests/TestCompositor/README.md).
         .executableTarget(name: "TestCompositor", path: "Tests/TestCompositor", exclude: ["README.md"],
                           linkerSettings: [.linkedLibrary("wayland-server")]),
-        .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs", "CWayland"]),
+        // Protocols only the tests speak (a virtual pointer and keyboard for sway): kept
+        // out of the shipped CWayland.
+        .target(name: "CTestProtocols", path: "Tests/CTestProtocols", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .testTarget(name: "WaylandOutputsTests", dependencies: ["WaylandOutputs", "CWayland", "CXKBCommon"]),
         .testTarget(name: "gloutTests", dependencies: ["glout", "WaylandOutputs"]),
         // Runs the built glout, and the library on its own, against real compositors.
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["glout", "SolidColours", "OutputClock", "TestCompositor", "WaylandOutputs", "CGLES", "CWayland",
+                    dependencies: ["glout", "SolidColours", "OutputClock", "TestCompositor", "WaylandOutputs", "CGLES", "CWayland", "CTestProtocols",
                                    "CXKBCommon"]),
     ],
     swiftLanguageModes: [.v6]

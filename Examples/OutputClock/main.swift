@@ -32,7 +32,7 @@ final class Clock: OutputRenderer {
 }
 
 let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init)
-let session = try DisplaySession(.init(appID: "org.example.OutputClock", input: false, handlesSignals: true))
+let session = try OutputSession(.init(appID: "org.example.OutputClock", input: false, handlesSignals: true))
 try session.start { _ in Clock() }
 try session.run(for: seconds.map { .milliseconds(Int64($0 * 1000)) })
 for summary in session.closeWindows().sorted(by: { $0.output.name < $1.output.name }) {

@@ -14,6 +14,6 @@ final class Solid: OutputRenderer {
 }
 
 let palette: [(Float, Float, Float)] = [(0.85, 0.25, 0.2), (0.2, 0.5, 0.85), (0.3, 0.7, 0.35)]
-let session = try DisplaySession(.init(appID: "org.example.SolidColours", handlesSignals: true))
+let session = try OutputSession(.init(appID: "org.example.SolidColours", handlesSignals: true))
 try session.start { [palette] output in Solid(palette[output.name.utf8.reduce(0) { $0 + Int($1) } % palette.count]) }
 try session.run()

@@ -84,7 +84,8 @@ final class CompositorMatrixTests: IntegrationTestCase {
 
     func check(_ entry: Entry) throws {
         let compositor = try entry.start()
-        if entry.addOutput == nil { print("\(entry.name): outputs cannot be added while it runs; that check is skipped") }
+        // Only where outputs can be added while the compositor runs (entry.addOutput: sway)
+        // does checkRun add one; HotplugTests covers coming and going elsewhere.
         if !entry.perOutputWindows {
             print("\(entry.name): windows span the whole layout and no wl_surface.enter comes; placement is checked as such")
         }
@@ -144,9 +145,10 @@ final class CompositorMatrixTests: IntegrationTestCase {
             expected.append(added)
             try waitUntil("\(entry.name): glout draws on \(added)") { glout.stderr.contains("output \(added): first frame") }
         }
-        // A few frames more on every output.
-        let drawnFrom = Date()
-        try waitUntil("\(entry.name), \(layout): half a second of frames") { Date().timeIntervalSince(drawnFrom) > 0.5 }
+        // It runs on for half a second, a time and not a condition: nothing says how many
+        // frames it drew before it ends; then --stats-json must count three or more on
+        // every output (about 30 at 60 Hz, so a loaded machine has room).
+        Thread.sleep(forTimeInterval: 0.5)
         glout.signal(SIGTERM)
         let finished = glout.wait()
         XCTAssertEqual(finished.status, 0, "\(entry.name), \(layout): \(finished.stderr)")

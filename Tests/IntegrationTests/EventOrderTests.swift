@@ -2,7 +2,7 @@ import Foundation
 import WaylandOutputs
 import XCTest
 
-/// The order DisplaySession documents for its events (DisplaySession, "The order of
+/// The order OutputSession documents for its events (OutputSession, "The order of
 /// events"), on the test compositor: outputs come, one of them refused a window, and the
 /// primary leaves.
 final class EventOrderTests: IntegrationTestCase {
@@ -11,7 +11,7 @@ final class EventOrderTests: IntegrationTestCase {
 
     func test_connectedComesFirstThenTheWindowThenThePrimaryAndOnLeaveThePrimaryMovesBeforeDisconnected() throws {
         let compositor = try FaultyCompositor(["--output", "name=A,width=640,height=480", "--output", "name=B,width=640,height=480"])
-        let session = try DisplaySession(.init(appID: "org.example.Order", display: compositor.socketPath, preferredPrimary: "C",
+        let session = try OutputSession(.init(appID: "org.example.Order", display: compositor.socketPath, preferredPrimary: "C",
                                                input: false, log: Log { _, _ in }))
         XCTAssertEqual(session.primary?.name, "A", "C is not there yet: the first in order is the primary")
         var events: [String] = []
@@ -72,11 +72,11 @@ final class EventOrderTests: IntegrationTestCase {
 
     func test_aRendererErrorReachesTheApplicationAsThrown() throws {
         let compositor = try FaultyCompositor(["--output", "name=A,width=640,height=480"])
-        let session = try DisplaySession(.init(appID: "org.example.Order", display: compositor.socketPath, input: false,
+        let session = try OutputSession(.init(appID: "org.example.Order", display: compositor.socketPath, input: false,
                                                log: Log { _, _ in }))
         try session.start { _ -> any OutputRenderer in throw Refused() }
         XCTAssertThrowsError(try session.run(for: .seconds(Timing.patience))) { error in
-            guard case DisplaySessionError.windowFailed(let output, let cause) = error else {
+            guard case OutputSessionError.windowFailed(let output, let cause) = error else {
                 return XCTFail("not a window failure: \(error)")
             }
             XCTAssertEqual(output, "A")

@@ -83,7 +83,7 @@ final class FaultyCompositorTests: IntegrationTestCase {
         try run([
             Scenario(name: "configure 2147483647x2147483647", compositor: ["--configure", "2147483647x2147483647"],
                      says: ["xdg_toplevel.configure 2147483647x2147483647 is out of range; using 32768x32768",
-                            "a buffer of 32768x32768 is more than glout draws"]),
+                            "a buffer of 32768x32768 is more than the driver draws"]),
             Scenario(name: "configure 100000x100000", compositor: ["--configure", "100000x100000"],
                      says: ["xdg_toplevel.configure 100000x100000 is out of range"]) { _, report in
                 // Drawn within what GL holds: at most 16384 a side and 8K's pixels.

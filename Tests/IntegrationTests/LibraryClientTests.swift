@@ -1,10 +1,11 @@
 import CGLES
+import CWayland
 import Foundation
 @testable import WaylandOutputs
 import XCTest
 
-/// WaylandOutputs used alone, by a client that is not glout: through DisplaySession as
-/// README.md shows, and through Screens and OutputWindow for a client that keeps its own
+/// WaylandOutputs used alone, by a client that is not glout: through OutputSession as
+/// README.md shows, and through OutputTracker and OutputWindow for a client that keeps its own
 /// windows.
 final class LibraryClientTests: IntegrationTestCase {
     final class Solid: OutputRenderer {
@@ -21,9 +22,9 @@ final class LibraryClientTests: IntegrationTestCase {
         compositor.folder + "/" + compositor.environment["WAYLAND_DISPLAY"]!
     }
 
-    func test_aDisplaySessionPaintsEveryOutputAndFollowsANewOne() throws {
+    func test_anOutputSessionPaintsEveryOutputAndFollowsANewOne() throws {
         let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
-        let session = try DisplaySession(.init(appID: "org.example.Solid", display: LibraryClientTests.socket(of: sway),
+        let session = try OutputSession(.init(appID: "org.example.Solid", display: LibraryClientTests.socket(of: sway),
                                                handlesSignals: false, log: Log { _, _ in }))
         XCTAssertEqual(session.outputs.map(\.name), ["HEADLESS-1", "HEADLESS-2"])
         XCTAssertEqual(session.primary?.name, "HEADLESS-1")
@@ -89,7 +90,7 @@ final class LibraryClientTests: IntegrationTestCase {
 
     func test_runEndsWithTheReasonItWasGiven() throws {
         let sway = try Compositor.sway(["800x600@60"])
-        let session = try DisplaySession(.init(appID: "org.example.Run", display: LibraryClientTests.socket(of: sway),
+        let session = try OutputSession(.init(appID: "org.example.Run", display: LibraryClientTests.socket(of: sway),
                                                input: false, handlesSignals: false, log: Log { _, _ in }))
         try session.start { _ in Solid((0, 0, 0)) }
         XCTAssertEqual(try session.run(for: .milliseconds(300)), .timeLimit)
@@ -112,16 +113,16 @@ final class LateCloseTests: IntegrationTestCase {
         let rig = try HotplugRig(outputs: 2)
         let (first, second) = (rig.name(1), rig.name(2))
         let connection = try Connection(name: LibraryClientTests.socket(of: rig.compositor), log: Log { _, _ in })
-        let screens = Screens(connection: connection)
+        let tracker = OutputTracker(connection: connection)
         var disconnected: [String] = []
-        screens.onEvent = { event in
+        tracker.onEvent = { event in
             if case .disconnected(let output) = event { disconnected.append(output.name) }
         }
-        try screens.start()
+        try tracker.start()
         let graphics = try Graphics(connection: connection)
         var windows: [String: OutputWindow] = [:]
-        for output in screens.outputs {
-            windows[output.name] = try OutputWindow(output: output, screens: screens, graphics: graphics,
+        for output in tracker.outputs {
+            windows[output.name] = try OutputWindow(output: output, tracker: tracker, graphics: graphics,
                                                     options: .init(appID: "org.example.Late")) { _ in
                 LibraryClientTests.Solid((0, 0.5, 0))
             }
@@ -136,22 +137,24 @@ final class LateCloseTests: IntegrationTestCase {
 
         try rig.unplug(second)
         try dispatch(until: "\(second) disconnects") { disconnected == [second] }
-        XCTAssertEqual(screens.outputsHeldAfterDisconnect, 1, "the window still holds \(second)'s wl_output")
+        XCTAssertEqual(tracker.outputsHeldAfterDisconnect, 1, "the window still holds \(second)'s wl_output")
         // The window is not closed; its thread makes a new surface, fullscreen on the gone output.
         let late = try XCTUnwrap(windows[second])
         late.recreateSurface()
         try dispatch(until: "a new surface for \(second)") { late.statistics.surfaces >= 2 }
-        let settle = Date().addingTimeInterval(1)
-        try dispatch(until: "a second passes") { Date() >= settle }
+        // The window lives on for a second after its output left (the premise of the test,
+        // a time and not a condition), dispatching as an application would.
+        let lateBy = Date().addingTimeInterval(1)
+        try dispatch(until: "the window has lived on for a second") { Date() >= lateBy }
         late.close()
         try connection.roundtrip()
-        XCTAssertEqual(screens.outputsHeldAfterDisconnect, 0, "the wl_output is released with the window")
+        XCTAssertEqual(tracker.outputsHeldAfterDisconnect, 0, "the wl_output is released with the window")
         XCTAssertNil(late.failure.map { "\($0)" })
         XCTAssertNoThrow(try connection.check())
         // The other output never noticed.
         let drawn = windows[first]!.statistics.frames
         // sway 1.10 moves the gone output's workspace, and with it the first window, onto
-        // a hidden workspace; as DisplaySession does, a suspended window gets a new surface,
+        // a hidden workspace; as OutputSession does, a suspended window gets a new surface,
         // which sway shows.
         var reclaimed = false
         try dispatch(until: "\(first) keeps drawing") {
@@ -172,7 +175,7 @@ final class LateCloseTests: IntegrationTestCase {
 final class ProtocolErrorTests: IntegrationTestCase {
     func test_aProtocolErrorNamesInterfaceObjectAndCode() throws {
         let sway = try Compositor.sway(["800x600@60"])
-        let session = try DisplaySession(.init(appID: "org.example.Error", display: LibraryClientTests.socket(of: sway),
+        let session = try OutputSession(.init(appID: "org.example.Error", display: LibraryClientTests.socket(of: sway),
                                                input: false, handlesSignals: false, log: Log { _, _ in }))
         try session.start { _ in LibraryClientTests.Solid((0, 1, 0)) }
         let window = try XCTUnwrap(session.windows.values.first)
@@ -180,8 +183,11 @@ final class ProtocolErrorTests: IntegrationTestCase {
             try session.dispatch(timeout: .milliseconds(50))
             return window.statistics.frames > 0
         }
-        // An xdg_positioner of size 0x0 is a protocol error (invalid_input = 0).
-        session.screens.sendInvalidRequestForTesting()
+        // An xdg_positioner of size 0x0 is a protocol error (invalid_input = 0); the
+        // positioner is left alive so the error can name it.
+        let positioner = xdg_wm_base_create_positioner(try XCTUnwrap(session.tracker.registry.wmBase))
+        xdg_positioner_set_size(positioner, 0, 0)
+        session.connection.flush()
         var caught: (any Error)?
         try waitUntil("the protocol error arrives") {
             do { try session.run(for: .milliseconds(100)) } catch { caught = error }
@@ -195,8 +201,8 @@ final class ProtocolErrorTests: IntegrationTestCase {
         XCTAssertEqual(code, 0)
         XCTAssertTrue("\(caught!)".contains("protocol error 0 on xdg_positioner@\(objectID)"), "\(caught!)")
         XCTAssertTrue(message?.contains("xdg_positioner@\(objectID)") ?? false, "libwayland's text: \(String(describing: message))")
-        // The window's thread stops instead of drawing on a dead connection.
+        // The window's thread stops by itself instead of drawing on a dead connection.
+        try waitUntil("the window's thread stops on the broken connection") { window.failure != nil }
         window.close()
-        XCTAssertNotNil(window.failure)
     }
 }

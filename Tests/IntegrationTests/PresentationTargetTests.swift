@@ -70,7 +70,7 @@ final class PresentationTargetTests: IntegrationTestCase {
     }
 
     /// With --commit-timing, commits also carry wp_commit_timer_v1.set_timestamp for their
-    /// target. mutter 48.7 may then hold a commit for good (see README), so only the
+    /// target. mutter 48.7 may then hold a commit for good (see docs/usage.md, "Each frame's target"), so only the
     /// requests and a clean end are checked, not the frames.
     func test_withCommitTimingMutterCommitsCarryTheirTargetAsATimestamp() throws {
         let mutter = try Compositor.mutter(["1280x720@60"])

@@ -134,7 +134,7 @@ final class SpanTests: IntegrationTestCase {
 
     func test_twoMachinesOfOneWallPutTogetherAreTheWallsCanvas() throws {
         let left = try Compositor.sway(["1280x720@60"]), right = try Compositor.sway(["1024x768@60"])
-        // Each machine's wall file, as the README's recipe makes them, then merged with the
+        // Each machine's wall file, as the recipe in docs/usage.md makes them, then merged with the
         // right machine's outputs moved to the right of the left one's.
         func wallJSON(_ sway: Compositor, _ machine: String, bezel: String) throws -> [[String: Any]] {
             let run = try sway.glout(["outputs", "--wall-json", "--machine", machine, "--bezel", bezel]).wait()

@@ -1,3 +1,4 @@
+import CTestProtocols
 import CWayland
 import CXKBCommon
 import Foundation
@@ -19,7 +20,7 @@ final class VirtualKeyboard {
 
     init(socket: String) throws {
         client = try TestClient(socket: socket)
-        manager = try client.bind("zwp_virtual_keyboard_manager_v1", cw_zwp_virtual_keyboard_manager_v1_interface())
+        manager = try client.bind("zwp_virtual_keyboard_manager_v1", ct_zwp_virtual_keyboard_manager_v1_interface())
         seat = try client.bind("wl_seat", cw_wl_seat_interface())
         keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(manager, seat)
         try sendKeymap()

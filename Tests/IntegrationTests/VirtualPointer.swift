@@ -1,3 +1,4 @@
+import CTestProtocols
 import CWayland
 import Foundation
 
@@ -12,7 +13,7 @@ final class VirtualPointer {
 
     init(socket: String, layoutWidth: UInt32, layoutHeight: UInt32) throws {
         client = try TestClient(socket: socket)
-        manager = try client.bind("zwlr_virtual_pointer_manager_v1", cw_zwlr_virtual_pointer_manager_v1_interface())
+        manager = try client.bind("zwlr_virtual_pointer_manager_v1", ct_zwlr_virtual_pointer_manager_v1_interface())
         pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(manager, nil)
         width = layoutWidth
         height = layoutHeight

@@ -92,7 +92,7 @@ final class CompositorValuesTests: XCTestCase {
     func test_anOutputStateFedEveryExtremeStillPublishesAUsableOutput() {
         var state = OutputState(id: 9)
         state.expectXdgOutput(version: 3)
-        let events: [OutputEvent] = [
+        let events: [OutputProtocolEvent] = [
             .geometry(physicalWidth: Int32.max, physicalHeight: 7, subpixel: 99, make: "m", model: "m", transform: 1234),
             .mode(flags: 3, width: Int32.max, height: Int32.max, refresh: -5),
             .mode(flags: 3, width: 1920, height: 1080, refresh: Int32.max),

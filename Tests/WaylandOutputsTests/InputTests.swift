@@ -1,3 +1,4 @@
+import CXKBCommon
 import XCTest
 @testable import WaylandOutputs
 
@@ -69,33 +70,61 @@ final class TouchTrackerTests: XCTestCase {
     }
 }
 
-/// Key codes through a real keymap (the system's XKB data, the "us" and "de" layouts).
+/// Key codes through a real keymap (the system's XKB data, the "us" and "de" layouts),
+/// handed over as text as a compositor's wl_keyboard.keymap is.
 final class KeyboardStateTests: XCTestCase {
     // evdev key codes
-    let keyM: UInt32 = 50, keyTab: UInt32 = 15, keyEsc: UInt32 = 1, keySpace: UInt32 = 57, keyShift: UInt32 = 42
+    let keyM: UInt32 = 50, keyTab: UInt32 = 15, keyEsc: UInt32 = 1, keySpace: UInt32 = 57
     let keyY: UInt32 = 21
 
+    /// The keymap of `layout` as text, and the mask of its Shift modifier.
+    func keymap(layout: String) throws -> (text: String, shift: UInt32) {
+        let context = try XCTUnwrap(xkb_context_new(XKB_CONTEXT_NO_FLAGS))
+        defer { xkb_context_unref(context) }
+        let keymap = try XCTUnwrap(layout.withCString { name in
+            var names = xkb_rule_names(rules: nil, model: nil, layout: name, variant: nil, options: nil)
+            return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        })
+        defer { xkb_keymap_unref(keymap) }
+        let text = try XCTUnwrap(xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1))
+        defer { free(text) }
+        return (String(cString: text), 1 << xkb_keymap_mod_get_index(keymap, XKB_MOD_NAME_SHIFT))
+    }
+
+    func keyboard(layout: String) throws -> KeyboardState {
+        try XCTUnwrap(KeyboardState(keymapText: keymap(layout: layout).text))
+    }
+
+    /// A keysym's name, e.g. "Tab".
+    func name(of keysym: UInt32) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = xkb_keysym_get_name(keysym, &buffer, buffer.count)
+        return length > 0 ? String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+    }
+
     func test_keyCodesBecomeKeysymsAndText() throws {
-        let keyboard = try XCTUnwrap(KeyboardState(layout: "us"))
+        let keyboard = try keyboard(layout: "us")
         XCTAssertEqual(keyboard.describe(key: keyM).keysym, UInt32(UInt8(ascii: "m")))
         XCTAssertEqual(keyboard.describe(key: keyM).text, "m")
-        XCTAssertEqual(KeyboardState.name(of: keyboard.describe(key: keyTab).keysym), "Tab")
-        XCTAssertEqual(KeyboardState.name(of: keyboard.describe(key: keyEsc).keysym), "Escape")
+        XCTAssertEqual(name(of: keyboard.describe(key: keyTab).keysym), "Tab")
+        XCTAssertEqual(name(of: keyboard.describe(key: keyEsc).keysym), "Escape")
         XCTAssertEqual(keyboard.describe(key: keySpace).text, " ")
     }
 
     func test_modifiersChangeTheKeysym() throws {
-        let keyboard = try XCTUnwrap(KeyboardState(layout: "us"))
-        keyboard.press(key: keyShift, down: true)
+        let (text, shift) = try keymap(layout: "us")
+        let keyboard = try XCTUnwrap(KeyboardState(keymapText: text))
+        // As wl_keyboard.modifiers says Shift is down, then up.
+        keyboard.updateModifiers(depressed: shift, latched: 0, locked: 0, group: 0)
         XCTAssertEqual(keyboard.describe(key: keyM).text, "M")
-        keyboard.press(key: keyShift, down: false)
+        keyboard.updateModifiers(depressed: 0, latched: 0, locked: 0, group: 0)
         XCTAssertEqual(keyboard.describe(key: keyM).text, "m")
     }
 
     func test_theLayoutDecidesWhatAKeyMeans() throws {
         // The key left of U is y on a US keyboard and z on a German one.
-        XCTAssertEqual(try XCTUnwrap(KeyboardState(layout: "us")).describe(key: keyY).text, "y")
-        XCTAssertEqual(try XCTUnwrap(KeyboardState(layout: "de")).describe(key: keyY).text, "z")
+        XCTAssertEqual(try keyboard(layout: "us").describe(key: keyY).text, "y")
+        XCTAssertEqual(try keyboard(layout: "de").describe(key: keyY).text, "z")
     }
 
     func test_aBrokenKeymapIsRefused() {

@@ -4,7 +4,7 @@ import XCTest
 /// The output state machine fed with event sequences recorded from sway 1.7 and weston 10.
 final class OutputStateTests: XCTestCase {
     /// What sway 1.7 sends for a headless 1280x720@60 output bound at wl_output v4 with xdg-output v3.
-    let swayHeadless: [OutputEvent] = [
+    let swayHeadless: [OutputProtocolEvent] = [
         .geometry(physicalWidth: 0, physicalHeight: 0, subpixel: 0, make: "headless", model: "headless", transform: 0),
         .mode(flags: 1, width: 1280, height: 720, refresh: 60000),
         .scale(1),
@@ -18,7 +18,7 @@ final class OutputStateTests: XCTestCase {
         .done,
     ]
 
-    func feed(_ events: [OutputEvent], into state: inout OutputState) -> [Output] {
+    func feed(_ events: [OutputProtocolEvent], into state: inout OutputState) -> [Output] {
         events.compactMap { state.apply($0) }
     }
 
@@ -74,7 +74,7 @@ final class OutputStateTests: XCTestCase {
     func test_xdgOutputVersion2CompletesOnItsOwnDone() {
         var state = OutputState(id: 7)
         state.expectXdgOutput(version: 2)
-        let events: [OutputEvent] = [
+        let events: [OutputProtocolEvent] = [
             .geometry(physicalWidth: 600, physicalHeight: 340, subpixel: 1, make: "Acme", model: "X1", transform: 1),
             .mode(flags: 0, width: 1920, height: 1080, refresh: 60000),
             .mode(flags: 3, width: 2560, height: 1440, refresh: 59951),

@@ -1,3 +1,4 @@
+import WaylandOutputs
 import XCTest
 @testable import glout
 
@@ -154,5 +155,23 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertEqual(try parse("bench --help"), .help(topic: "bench"))
         XCTAssertEqual(expected.run.framesPerSecond(for: "HEADLESS-2"), 72)
         XCTAssertEqual(expected.run.framesPerSecond(for: "HEADLESS-1"), 30, "the unnamed rate applies to the rest")
+    }
+}
+
+/// --mode's grammar (the library's ModeRequest takes values; the text is glout's).
+final class ModeTextTests: XCTestCase {
+    func test_namesAndSizesParse() {
+        XCTAssertEqual(ModeRequest("preferred"), .preferred)
+        XCTAssertEqual(ModeRequest("lowest"), .lowest)
+        XCTAssertEqual(ModeRequest("1920x1080"), .size(Size(width: 1920, height: 1080), refreshMilliHertz: nil))
+        XCTAssertEqual(ModeRequest("800x600@59.94Hz"), .size(Size(width: 800, height: 600), refreshMilliHertz: 59940))
+        XCTAssertEqual(ModeRequest("16384x16384@1000"), .size(Size(width: 16384, height: 16384), refreshMilliHertz: 1_000_000))
+    }
+
+    func test_badRequestsDoNotParse() {
+        for text in ["", "big", "1024", "1024x", "x768", "0x768", "1024x768@", "1024x768@0", "1024x768@fast", "-5x3",
+                     "16385x768", "1024x768@1000.1"] {
+            XCTAssertNil(ModeRequest(text), text)
+        }
     }
 }

@@ -18,8 +18,6 @@
 #include "fifo-v1-client-protocol.h"
 #include "commit-timing-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
-#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
-#include "virtual-keyboard-unstable-v1-client-protocol.h"
 
 // Swift cannot take the address of extern C data (`&wl_output_interface`), so these
 // return the interface descriptions that wl_registry_bind needs.
@@ -36,8 +34,6 @@ const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *cw_wp_fifo_manager_v1_interface(void);
 const struct wl_interface *cw_wp_commit_timing_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void);
-const struct wl_interface *cw_zwlr_virtual_pointer_manager_v1_interface(void);
-const struct wl_interface *cw_zwp_virtual_keyboard_manager_v1_interface(void);
 
 // wl_surface v6's preferred_buffer_scale and preferred_buffer_transform (libwayland 1.22):
 // Swift cannot name members an older header lacks, so C sets them where this header has

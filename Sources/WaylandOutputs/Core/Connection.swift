@@ -1,11 +1,14 @@
 import CWayland
 import Glibc
+import Synchronization
 
 /// The connection to the Wayland compositor (a `wl_display`), its socket and its errors.
 ///
 /// The connection is shared by every thread: each thread dispatches its own
 /// ``EventQueue``; this object's `mainQueue` is the display's default queue, which the
 /// thread that created the connection dispatches.
+// @unchecked: the wl_display is a raw pointer, and libwayland locks it for every thread;
+// the work handed to the main thread is under a Locked, the rest is immutable.
 public final class Connection: @unchecked Sendable {
     /// The `wl_display` proxy.
     let display: OpaquePointer
@@ -117,17 +120,38 @@ public final class Connection: @unchecked Sendable {
     /// (nil: forever) for events or one of `watching` to become readable.
     /// Returns the descriptors from `watching` that are readable.
     ///
-    /// This thread reads the socket itself, as every render thread does for its own queue
-    /// (libwayland's prepare_read / read_events lets several threads read one socket:
-    /// the last of them to get there reads for all). So a render thread that is busy for
-    /// seconds delays no ping, hotplug or input event: only its own output. The price is a
-    /// wake-up of this thread for each batch of events, its own or not (measured in
-    /// BENCHMARKS.md, "The main thread answers").
+    /// This thread watches the socket itself, so a render thread busy for seconds delays
+    /// no ping, hotplug or input event, only its own output; but it takes part in a read
+    /// only once it sees data no render thread read within a few milliseconds
+    /// (``EventQueue/dispatchBesideReaders(timeout:watching:)``).
+    /// A thread that waits prepared to read holds back every other reader until it reads
+    /// too (libwayland reads once all prepared threads got there), and a render thread
+    /// must not wait for this one to be scheduled. Events a render thread reads for this
+    /// queue reach it through ``forwardMainQueueEvents()``. The price is a wake-up of this
+    /// thread for each batch of events, its own or not (BENCHMARKS.md, "The main thread
+    /// answers").
     @discardableResult
     public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         runMainThreadWork()
         defer { runMainThreadWork() }
-        return try mainQueue.dispatch(timeout: timeout, watching: watching)
+        return try mainQueue.dispatchBesideReaders(timeout: timeout, watching: watching)
+    }
+
+    /// Render threads that read the socket for their own queues (every ``OutputWindow``'s).
+    private let readers = Atomic<Int>(0)
+    var hasRenderThreadReaders: Bool { readers.load(ordering: .acquiring) > 0 }
+    func readerStarted() { readers.add(1, ordering: .releasing) }
+    func readerStopped() { readers.subtract(1, ordering: .releasing) }
+
+    /// Called by a render thread after each dispatch: wakes the main thread if events for
+    /// the main queue are waiting. wl_display_prepare_read fails exactly when the default
+    /// queue is not empty; when it succeeds the intent is withdrawn at once.
+    func forwardMainQueueEvents() {
+        if wl_display_prepare_read(display) != 0 {
+            wakeMainQueue()
+        } else {
+            wl_display_cancel_read(display)
+        }
     }
 }
 

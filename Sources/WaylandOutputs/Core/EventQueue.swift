@@ -4,6 +4,8 @@ import Glibc
 /// One Wayland event queue and the loop that waits on it: the textbook sequence
 /// (prepare_read, flush, poll on the display fd and a wake-up fd, read_events or
 /// cancel_read, dispatch_pending), safe to run on several threads at once, one queue each.
+// @unchecked: the wl_event_queue is a raw pointer; libwayland's prepare_read / read_events
+// protocol makes reading from several threads safe, and each queue is dispatched by one.
 public final class EventQueue: @unchecked Sendable {
     unowned let connection: Connection
     /// The wl_event_queue, or nil for the display's default queue.
@@ -87,6 +89,74 @@ public final class EventQueue: @unchecked Sendable {
         }
         if dispatchPending() < 0 { throw lostError() }
         return polled.watching
+    }
+
+    /// The main queue's wait (``Connection/dispatch(timeout:watching:)``): as
+    /// ``dispatch(timeout:watching:)``, but not prepared to read while it waits. It polls
+    /// the socket and reads only when it finds data there that no other thread has read
+    /// (its render threads busy, or none). Events another thread reads for this queue
+    /// wake it through the wake-up fd (``Connection/forwardMainQueueEvents()``).
+    func dispatchBesideReaders(timeout: Duration?, watching: [Int32]) throws -> [Int32] {
+        let display = connection.display
+        if prepareRead() != 0 {
+            if dispatchPending() < 0 { throw lostError() }
+            return []
+        }
+        // Not a reader while it waits: the readers that are do not wait for this thread.
+        wl_display_cancel_read(display)
+        var events = Int16(POLLIN)
+        if wl_display_flush(display) < 0 {
+            if errno == EAGAIN {
+                events |= Int16(POLLOUT)
+            } else if errno != EPIPE {
+                let code = errno
+                throw connection.failure() ?? .connectionLost(errno: code, message: nil)
+            }
+        }
+        let socket = wl_display_get_fd(display)
+        let polled = try poll((socket, events), timeout: timeout, watching: watching)
+        if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 && mainThreadShouldRead(socket) {
+            // Read with any thread that is prepared, or alone (if another thread read it
+            // meanwhile, this read finds nothing and returns).
+            if prepareRead() == 0, wl_display_read_events(display) < 0 { throw lostError() }
+        }
+        if dispatchPending() < 0 { throw lostError() }
+        return polled.watching
+    }
+
+    /// How long data on the socket is left to the render threads before the main thread
+    /// reads it itself, and how long the end of the stream alone is. Two threads reading
+    /// back to back race at a hang-up: the second reads the end of the stream, and
+    /// libwayland then records "connection closed" (and dispatches nothing more) before
+    /// the first has dispatched the protocol error that came before it. A thread that
+    /// reads dispatches at once; both are far below what a ping or a hotplug may take.
+    static let mainThreadReadGrace: Duration = .milliseconds(4)
+    static let mainThreadEndGrace: Duration = .milliseconds(250)
+    /// When the main thread first found only the end of the stream on the socket.
+    private var endSeen: UInt64?
+
+    /// Whether the main thread reads what the socket holds now: at once where no render
+    /// thread reads; else data that none read within ``mainThreadReadGrace``, and the end
+    /// of the stream once ``mainThreadEndGrace`` passed (the render threads read it
+    /// themselves unless they are all stalled).
+    private func mainThreadShouldRead(_ socket: Int32) -> Bool {
+        guard connection.hasRenderThreadReaders else { return true }
+        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&entry, 1, Int32(EventQueue.mainThreadReadGrace.inSeconds * 1000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        guard recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 else {
+            endSeen = nil
+            return true
+        }
+        let now = MonotonicClock.now()
+        let since = endSeen ?? now
+        endSeen = since
+        guard now - since >= UInt64(EventQueue.mainThreadEndGrace.inNanoseconds) else {
+            // The socket stays readable at its end: not a busy loop meanwhile.
+            usleep(2_000)
+            return false
+        }
+        return true
     }
 
     /// Polls `socket`, the wake-up fd and `watching` for up to `timeout` (nil: forever),

@@ -10,6 +10,7 @@ import CWayland
 /// to which version every event has a handler (the tests hold it to the version bound).
 /// The other protocols' headers are committed (scripts/generate-protocols), so their
 /// memberwise initializers name every event and a missing handler fails to compile.
+// @unchecked: the table is filled once in init and only read after, by libwayland.
 final class ListenerTable<Listener>: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Listener>
 

@@ -8,6 +8,7 @@ import Glibc
 /// counter: `Mutex` gave "Swift access race" reports for a correct count, this type
 /// none). ThreadSanitizer intercepts pthread mutexes, so a race it reports around this
 /// type is real. Locking allocates nothing.
+// @unchecked: the value is reached only with the mutex held.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value

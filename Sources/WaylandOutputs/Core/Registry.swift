@@ -111,16 +111,6 @@ final class Registry: ProxyOwner {
         return (OpaquePointer(proxy), version)
     }
 
-    /// Sends a request the compositor must reject: an xdg_positioner of size 0x0
-    /// (xdg_positioner.error.invalid_input). The positioner is left alive so the error
-    /// can name it.
-    func sendInvalidRequestForTesting() {
-        guard let wmBase else { return }
-        let positioner = xdg_wm_base_create_positioner(wmBase)
-        xdg_positioner_set_size(positioner, 0, 0)
-        connection.flush()
-    }
-
     /// Binds zwlr_output_manager_v1 (on demand: binding makes the compositor describe every
     /// head), or nil when the compositor does not offer it.
     func bindOutputManager() -> OpaquePointer? {

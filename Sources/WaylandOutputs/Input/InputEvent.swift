@@ -2,7 +2,7 @@
 /// window's logical points.
 public enum InputEvent: Sendable, Equatable {
     /// A key pressed or released while the window on `outputID` had keyboard focus
-    /// (nil: no glout window had it). `keysym` is the XKB keysym, `text` its characters.
+    /// (nil: no window of this process had it). `keysym` is the XKB keysym, `text` its characters.
     case key(outputID: UInt32?, keysym: UInt32, text: String, pressed: Bool)
     /// The pointer moved over the window on `outputID`, or left every window (nil).
     case pointer(outputID: UInt32?, x: Double, y: Double)

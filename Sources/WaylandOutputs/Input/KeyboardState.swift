@@ -24,22 +24,6 @@ final class KeyboardState {
         (self.context, self.keymap, self.state) = (context, keymap, state)
     }
 
-    /// A keymap from RMLVO names ("us", "de", ...), compiled with the system's XKB data.
-    init?(layout: String, variant: String = "") {
-        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
-        let keymap = layout.withCString { layoutName in
-            variant.withCString { variantName in
-                var names = xkb_rule_names(rules: nil, model: nil, layout: layoutName, variant: variantName, options: nil)
-                return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-            }
-        }
-        guard let keymap, let state = xkb_state_new(keymap) else {
-            xkb_context_unref(context)
-            return nil
-        }
-        (self.context, self.keymap, self.state) = (context, keymap, state)
-    }
-
     deinit {
         xkb_state_unref(state)
         xkb_keymap_unref(keymap)
@@ -70,17 +54,5 @@ final class KeyboardState {
     /// Applies wl_keyboard.modifiers.
     func updateModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
-    }
-
-    /// Applies a key press or release to the state (for tests that have no compositor).
-    func press(key: UInt32, down: Bool) {
-        xkb_state_update_key(state, xkb_keycode_t(key + 8), down ? XKB_KEY_DOWN : XKB_KEY_UP)
-    }
-
-    /// The keysym's name, e.g. "Tab" (xkb_keysym_get_name).
-    static func name(of keysym: UInt32) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let length = xkb_keysym_get_name(keysym, &buffer, buffer.count)
-        return length > 0 ? String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
     }
 }

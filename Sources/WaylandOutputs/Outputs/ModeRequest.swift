@@ -1,31 +1,9 @@
-/// A mode asked for by name or size: `preferred`, `current`, `highest`, `lowest`, or
-/// `WxH[@HZ]`. Resolved against an output's modes with ``resolve(in:allowCustom:)``.
+/// A mode asked for by name (preferred, current, highest, lowest) or size, with a refresh
+/// or not. Resolved against an output's modes with ``resolve(in:allowCustom:)``.
 public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
     case preferred, current, highest, lowest
     /// A size, with a refresh in mHz when one was given.
     case size(Size, refreshMilliHertz: Int32?)
-
-    /// Parses "preferred", "1024x768" or "1024x768@60" (Hz, decimals allowed).
-    public init?(_ text: String) {
-        switch text {
-        case "preferred": self = .preferred
-        case "current": self = .current
-        case "highest": self = .highest
-        case "lowest": self = .lowest
-        default:
-            let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-            let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-            guard size.count == 2, let w = Int32(size[0]), let h = Int32(size[1]), w > 0, h > 0, w <= 16384, h <= 16384
-            else { return nil }
-            var refresh: Int32?
-            if parts.count == 2 {
-                let hz = parts[1].hasSuffix("Hz") ? parts[1].dropLast(2) : parts[1]
-                guard let value = Double(hz), value > 0, value <= 1000 else { return nil }
-                refresh = Int32((value * 1000).rounded())
-            }
-            self = .size(Size(width: w, height: h), refreshMilliHertz: refresh)
-        }
-    }
 
     public var description: String {
         switch self {

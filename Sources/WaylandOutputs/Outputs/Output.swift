@@ -66,7 +66,7 @@ public enum Subpixel: Int32, Sendable {
 public enum OutputTransform: Int32, Sendable, CaseIterable, CustomStringConvertible {
     case normal = 0, rotated90, rotated180, rotated270, flipped, flipped90, flipped180, flipped270
 
-    /// The names used in glout's output and in sway's configuration.
+    /// The names sway's configuration and wlr-randr use.
     public var description: String {
         switch self {
         case .normal: "normal"

@@ -42,7 +42,7 @@ final class OutputProxy: ProxyOwner {
         if version >= 3 { wl_output_release(output) } else { wl_output_destroy(output) }
     }
 
-    private func handle(_ event: OutputEvent) {
+    private func handle(_ event: OutputProtocolEvent) {
         let output = state.apply(event)
         let problems = state.takeProblems()
         if !problems.isEmpty {

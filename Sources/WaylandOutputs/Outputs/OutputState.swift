@@ -1,6 +1,6 @@
 /// An event about one output, as wl_output and zxdg_output_v1 deliver them. Recorded
 /// sequences of these drive ``OutputState`` in tests exactly as the compositor does.
-enum OutputEvent: Sendable, Equatable {
+enum OutputProtocolEvent: Sendable, Equatable {
     case geometry(physicalWidth: Int32, physicalHeight: Int32, subpixel: Int32,
                   make: String, model: String, transform: Int32)
     case mode(flags: UInt32, width: Int32, height: Int32, refresh: Int32)
@@ -88,7 +88,7 @@ struct OutputState: Sendable {
     /// Applies one event. Returns the new description when this event completes a
     /// change (it differs from the last one published), else nil. Every value is checked
     /// (``CompositorValues``) before it is kept.
-    mutating func apply(_ event: OutputEvent) -> Output? {
+    mutating func apply(_ event: OutputProtocolEvent) -> Output? {
         switch event {
         case let .geometry(pw, ph, subpixel, make, model, transform):
             pending.physicalSize = checked(CompositorValues.physicalSize(width: pw, height: ph))

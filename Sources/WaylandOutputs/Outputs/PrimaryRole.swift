@@ -28,7 +28,7 @@ public struct PrimaryRole: Sendable, Equatable {
         } else if let current, names.contains(current) {
             chosen = current
         } else {
-            chosen = ScreenOrder.sorted(outputs).first?.name
+            chosen = OutputOrder.sorted(outputs).first?.name
         }
         if let current, current != chosen, !names.contains(current) {
             displaced = current

@@ -15,7 +15,7 @@ public struct DisplayLinkSettings: Sendable, Equatable {
     /// Also give each commit its target refresh as a wp_commit_timer_v1 timestamp, where
     /// the compositor offers commit timing and the target comes from presentation times.
     /// Default: off, because mutter 48.7, the one compositor here that offers it, held a
-    /// timestamped commit for good in 2 runs of 5 (headless; see README), and a window then
+    /// timestamped commit for good in 2 runs of 5 (headless), and a window then
     /// shows nothing more. fifo alone puts frames at their targets there.
     public var usesCommitTiming: Bool
 

@@ -7,7 +7,7 @@ import CWayland
 /// wl_shm buffers of the window's own (``Options/FramePath``), with the buffer planned for
 /// the output (scale, fractional scale, render size, viewport, the driver's limits). Set-up and teardown live here only: an
 /// ``OutputWindow`` runs one on its own thread, and a loop of your own can drive several
-/// from one thread (glout's benchmark baseline does).
+/// from one thread.
 ///
 /// Make it on the thread that dispatches the connection; then use it on one thread only,
 /// the one that dispatches `queue`, where its events arrive.
@@ -107,45 +107,45 @@ public final class FullscreenSurface: ProxyOwner {
 
     /// Asks for a fullscreen window on `output` (call it on the connection's main thread);
     /// ``configure(until:)`` then waits for the compositor's answer.
-    public convenience init(output: Output, screens: Screens, graphics: Graphics, queue: EventQueue,
+    public convenience init(output: Output, tracker: OutputTracker, graphics: Graphics, queue: EventQueue,
                             options: Options) throws {
-        try screens.requireWindowing()
-        guard let lease = screens.lease(output.id) else {
+        let windowing = try tracker.windowing()
+        guard let lease = tracker.lease(output.id) else {
             throw WaylandError.missingGlobal(interface: "wl_output \(output.printableName)", required: 2, offered: nil)
         }
-        self.init(output: output, lease: lease, ownsLease: true, screens: screens, graphics: graphics, queue: queue,
+        self.init(output: output, lease: lease, ownsLease: true, windowing: windowing, graphics: graphics, queue: queue,
                   options: options)
     }
 
-    /// A surface on the output `lease` holds, from any thread; the caller keeps the lease.
-    init(output: Output, lease: OutputLease, ownsLease: Bool = false, screens: Screens, graphics: Graphics,
+    /// A surface on the output `lease` holds, from any thread, with the globals of
+    /// `windowing` (taken on the main thread); the caller keeps the lease.
+    init(output: Output, lease: OutputLease, ownsLease: Bool = false, windowing: Windowing, graphics: Graphics,
          queue: EventQueue, options: Options) {
-        let registry = screens.registry
-        surface = OutputSurface(queue: queue, compositor: registry.compositor!, wmBase: registry.wmBase!,
+        surface = OutputSurface(queue: queue, compositor: windowing.compositor, wmBase: windowing.wmBase,
                                 output: lease.output, appID: options.appID, title: "\(options.title) — \(output.printableName)",
-                                viewporter: registry.viewporter, fractionalScaleManager: registry.fractionalScaleManager)
+                                viewporter: windowing.viewporter, fractionalScaleManager: windowing.fractionalScaleManager)
         let sharedMemory = switch options.framePath {
         case .eglWindow: false
         case .sharedMemory: graphics.supportsSharedMemoryFrames
         case .automatic: graphics.rasterizesOnCPU && graphics.supportsSharedMemoryFrames
         }
-        shm = sharedMemory ? registry.shm : nil
-        log = screens.connection.log
+        shm = sharedMemory ? windowing.shm : nil
+        log = windowing.connection.log
         self.output = output
         self.lease = lease
         self.ownsLease = ownsLease
         self.graphics = graphics
         self.options = options
         self.queue = queue
-        directory = screens.surfaces
-        names = screens.proxyNames
+        directory = windowing.surfaces
+        names = windowing.names
         renderSizeIgnored = options.renderSize != nil && !surface.canScale
         isDraft = options.draftFirstFrame && options.renderSize == nil && surface.canScale
         target = RenderTarget.fullscreen(on: output, proposed: nil)
         directory.register(surface.surface, outputID: output.id)
         // Compositors move windows when outputs come and go (sway moves a removed output's
         // workspace to another one): ask for this output again.
-        let names = screens.proxyNames, own = lease.output
+        let names = windowing.names, own = lease.output
         surface.onEnter = { [unowned self] entered in
             guard entered != own else { return }
             surface.requestFullscreen()
@@ -154,11 +154,12 @@ public final class FullscreenSurface: ProxyOwner {
         surface.onPlacementChange = { [unowned self] in onPlacementChange?() }
         let subject = "output \(output.printableName)"
         surface.onProblem = { [unowned self] problem in complaints.report(problem, about: subject, log: log) }
-        if registry.fifoManager != nil || registry.commitTimingManager != nil {
-            commitTiming = CommitTiming(queue: queue, surface: surface.surface, fifoManager: registry.fifoManager,
-                                        timingManager: registry.commitTimingManager, clockID: registry.presentationClock)
+        if windowing.fifoManager != nil || windowing.commitTimingManager != nil {
+            commitTiming = CommitTiming(queue: queue, surface: surface.surface, fifoManager: windowing.fifoManager,
+                                        timingManager: windowing.commitTimingManager,
+                                        clockID: windowing.presentation?.clock ?? 1)
         }
-        screens.connection.flush()
+        windowing.connection.flush()
     }
 
     deinit { close() }
@@ -202,6 +203,7 @@ public final class FullscreenSurface: ProxyOwner {
         while !surface.hasPendingConfigure {
             if shouldStop() { return false }
             try queue.dispatch(timeout: .milliseconds(250))
+            queue.connection.forwardMainQueueEvents()
             let waited = MonotonicClock.now() - started
             if !configureWaitReported && waited >= UInt64(FullscreenSurface.configureNotice.inNanoseconds) {
                 configureWaitReported = true
@@ -395,7 +397,7 @@ public final class FullscreenSurface: ProxyOwner {
         let (limited, fitted) = whole.fitted(maximumSide: graphics.maximumBufferSide, canScale: surface.canScale)
         if let fitted {
             complaints.report(kind: "buffer limit", "output \(output.printableName): a buffer of \(whole.pixelSize) is more than "
-                              + "glout draws (\(graphics.maximumBufferSide) pixels a side, \(BufferLimits.maximumPixels) in all); "
+                              + "the driver draws (\(graphics.maximumBufferSide) pixels a side, \(BufferLimits.maximumPixels) in all); "
                               + "drawing at \(fitted)" + (surface.canScale ? " and letting the compositor scale it" : ""), log: log)
             whole = limited
         }

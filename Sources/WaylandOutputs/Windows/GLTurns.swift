@@ -57,6 +57,8 @@ struct GLTurns {
 /// The lock of ``Graphics/serialized(deadline:_:)``: a mutex over ``GLTurns``, and a
 /// condition per waiting thread so that a turn ending wakes only the thread whose turn is
 /// next (eight windows waking each other at every turn cost more than the order won).
+// @unchecked: its state (GLTurns, the waiters) is read and written only with its pthread
+// mutex held.
 final class DeadlineLock: @unchecked Sendable {
     /// Conditions: one per waiting thread, and threads beyond them share the last (one
     /// thread per window: more than one machine drives).

@@ -4,6 +4,8 @@ import CWayland
 /// One EGL display on the Wayland connection, the config every window surface uses,
 /// and the shared GLES 3 context whose share group all window contexts join (programs
 /// made in it can be used on every output).
+// @unchecked: EGL handles are raw pointers. The display and config never change after
+// init; the pool of spare contexts is under a Locked; EGL itself is thread-safe.
 public final class Graphics: @unchecked Sendable {
     /// Kept so the wl_display outlives the EGL display made on it (eglTerminate
     /// destroys Mesa's proxies on that connection).
@@ -66,13 +68,14 @@ public final class Graphics: @unchecked Sendable {
         }
         self.display = display
         self.connection = connection
-        var version = ""
-        var rendererName = ""
         guard eglMakeCurrent(display, nil, nil, sharedContext) == EGL_TRUE else {
-            throw EGLError("eglMakeCurrent (shared context, no surface)")
+            let failure = EGLError("eglMakeCurrent (shared context, no surface)")
+            eglDestroyContext(display, sharedContext)
+            eglTerminate(display)
+            throw failure
         }
-        rendererName = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
-        version = glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? ""
+        let rendererName = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
+        let version = glGetString(GLenum(GL_VERSION)).map { String(cString: $0) } ?? ""
         let extensions = glGetString(GLenum(GL_EXTENSIONS)).map { String(cString: $0) } ?? ""
         var renderbuffer: GLint = 0, texture: GLint = 0
         var viewport: [GLint] = [0, 0]
@@ -92,8 +95,8 @@ public final class Graphics: @unchecked Sendable {
     /// llvmpipe_flush_resource, on draws, blits, uploads and swaps) while each context's
     /// own thread frees and grows its list without a lock (fixed upstream by commit
     /// 87ec9456bed, "llvmpipe: fix UAF in lp_scene_is_resource_referenced"). Debian 12
-    /// ships 22.3.6: the storm test saw glout crash there once in about 500 unplugs
-    /// (SIGSEGV in lp_scene_is_resource_referenced on one render thread).
+    /// ships 22.3.6: a storm of unplugs crashed a client of this library there once in
+    /// about 500 (SIGSEGV in lp_scene_is_resource_referenced on one render thread).
     static func needsSerializedGL(renderer: String, version: String) -> Bool {
         guard renderer.contains("llvmpipe") else { return false }
         // "OpenGL ES 3.2 Mesa 22.3.6": the word after "Mesa".

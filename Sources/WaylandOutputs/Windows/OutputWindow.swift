@@ -5,9 +5,11 @@ import CWayland
 /// context and display link: the output is paced by its own frame callbacks and never
 /// waits for another output.
 ///
-/// ``DisplaySession`` opens and closes them as outputs come and go. On your own, create
+/// ``OutputSession`` opens and closes them as outputs come and go. On your own, create
 /// one when an output connects and ``close()`` it when the output disconnects; closing it
 /// later is safe too (the output's wl_output stays until then).
+// @unchecked: what both its threads touch is in `shared` (a Locked); the rest is set in
+// init and then read-only, or used by the render thread alone (marked where declared).
 public final class OutputWindow: @unchecked Sendable {
     public struct Options: Sendable {
         /// The window's app ID, title, render size and scale mode.
@@ -104,7 +106,8 @@ public final class OutputWindow: @unchecked Sendable {
 
     private let shared: Locked<Shared>
     private let connection: Connection
-    private let screens: Screens
+    /// The globals its surfaces are made with, taken on the main thread.
+    private let windowing: Windowing
     private let graphics: Graphics
     private let queue: EventQueue
     private let options: Options
@@ -121,23 +124,21 @@ public final class OutputWindow: @unchecked Sendable {
     /// Opens the window and starts its render thread. `makeRenderer` runs on that thread
     /// with the window's context current, once the first configure has arrived. Call it
     /// on the thread that dispatches the connection.
-    public init(output: Output, screens: Screens, graphics: Graphics, options: Options,
+    public init(output: Output, tracker: OutputTracker, graphics: Graphics, options: Options,
                 makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
-        try screens.requireWindowing()
-        guard let lease = screens.lease(output.id) else {
+        windowing = try tracker.windowing()
+        guard let lease = tracker.lease(output.id) else {
             throw WaylandError.missingGlobal(interface: "wl_output \(output.printableName)", required: 2, offered: nil)
         }
         outputID = output.id
         shared = Locked(Shared(output: output, frameLog: FrameLog(capacity: options.frameLogCapacity)))
-        connection = screens.connection
-        self.screens = screens
+        connection = tracker.connection
         self.graphics = graphics
-        queue = EventQueue(connection: screens.connection)
+        queue = EventQueue(connection: tracker.connection)
         self.options = options
-        log = screens.connection.log
+        log = tracker.connection.log
         self.lease = lease
-        presentation = options.presentationFeedback
-            ? screens.registry.presentation.map { ($0, screens.registry.presentationClock) } : nil
+        presentation = options.presentationFeedback ? windowing.presentation : nil
         // Thread names are cut to 15 bytes: the output's name says which window it is.
         thread = try RenderThread(name: output.name) { [self] in
             run(makeRenderer: makeRenderer)
@@ -149,7 +150,7 @@ public final class OutputWindow: @unchecked Sendable {
     /// The output as last described to this window.
     public var output: Output { shared.withLock { $0.output } }
 
-    /// Hands the window a new description of its output (from ``ScreenEvent/changed(_:previous:)``);
+    /// Hands the window a new description of its output (from ``OutputEvent/changed(_:previous:)``);
     /// the render thread resizes the surface at its next frame.
     public func update(_ output: Output) {
         shared.withLock { $0.output = output }
@@ -200,9 +201,11 @@ public final class OutputWindow: @unchecked Sendable {
         queue.wake()
     }
 
-    /// Stops the display link and the render thread, then releases everything in reverse
-    /// order of creation: renderer, EGL surface and context, wl_egl_window, xdg_toplevel,
-    /// xdg_surface, wl_surface. When it returns, no callback of this window will run.
+    /// Stops the render thread and waits for it: the thread itself releases what it made,
+    /// the renderer first (its context current), then the surface (EGL surface or wl_shm
+    /// buffers, wl_egl_window, xdg_toplevel, xdg_surface, wl_surface) and the context.
+    /// Then the window's hold on its wl_output ends. When it returns, no callback of this
+    /// window will run. Call it on the thread that dispatches the connection.
     public func close() {
         shared.withLock { $0.stop = true }
         queue.wake()
@@ -217,6 +220,10 @@ public final class OutputWindow: @unchecked Sendable {
     // MARK: - The render thread
 
     private func run(makeRenderer: (RenderTarget) throws -> any OutputRenderer) {
+        // While it runs, the main thread leaves unread data to it for a moment
+        // (EventQueue.mainThreadReadGrace).
+        connection.readerStarted()
+        defer { connection.readerStopped() }
         do {
             try renderLoop(makeRenderer: makeRenderer)
         } catch {
@@ -249,7 +256,7 @@ public final class OutputWindow: @unchecked Sendable {
         feedback?.onProblem = { [unowned self] problem in complaints.report(problem, about: subject, log: log) }
         link.onResume = { [unowned self] in log.info("output \(output.printableName): frame callbacks resumed") }
         while !stopRequested {
-            let surface = FullscreenSurface(output: output, lease: lease, screens: screens, graphics: graphics,
+            let surface = FullscreenSurface(output: output, lease: lease, windowing: windowing, graphics: graphics,
                                             queue: queue, options: options.surface)
             defer { surface.close() }
             shared.withLock { state in
@@ -340,6 +347,10 @@ public final class OutputWindow: @unchecked Sendable {
                     state.statistics.suspensions = link.timing.suspensions
                 }
             }
+            // Events for the main queue may have been read here, by this queue's dispatch
+            // or by Mesa inside eglSwapBuffers: the main thread, which does not hold the
+            // socket while it waits, hears of them now.
+            connection.forwardMainQueueEvents()
         }
     }
 
@@ -422,6 +433,7 @@ public final class OutputWindow: @unchecked Sendable {
         while !surface.canCommit {
             if stopRequested { return false }
             try queue.dispatch(timeout: .milliseconds(100))
+            connection.forwardMainQueueEvents()
             if !said && MonotonicClock.now() - started >= UInt64(OutputWindow.bufferWaitNotice.inNanoseconds) {
                 said = true
                 log.warning("output \(surface.output.printableName): the compositor has released none of the window's "

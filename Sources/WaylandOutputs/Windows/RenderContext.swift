@@ -7,6 +7,8 @@ import CGLES
 /// When it is released it goes back to its `Graphics` for the next window instead of
 /// being destroyed (see ``Graphics/makeContext()``): release it on the thread that last
 /// used it, or once that thread has made it not current.
+// @unchecked: an EGLContext is a raw pointer; it is made current on one thread at a time,
+// as EGL requires, and handed between threads only through Graphics' lock.
 public final class RenderContext: @unchecked Sendable {
     let context: EGLContext
     private let graphics: Graphics

@@ -208,7 +208,7 @@ final class SharedMemoryFrames {
     private func makeBuffer(size: Size) throws -> Buffer {
         let stride = Int(size.width) * 4
         let byteCount = stride * Int(size.height)
-        let fd = cw_memfd_create("glout-frame")
+        let fd = cw_memfd_create("wayland-outputs-frame")
         guard fd >= 0 else { throw EGLError("memfd_create for a \(size) buffer (\(String(cString: strerror(errno))))", code: EGL_BAD_ALLOC) }
         defer { close(fd) }
         guard ftruncate(fd, off_t(byteCount)) == 0,

@@ -1,6 +1,6 @@
 import WaylandOutputs
 
-/// glout's exit statuses (documented in --help and README.md).
+/// glout's exit statuses (documented in --help and docs/usage.md).
 enum ExitStatus: Int32 {
     case success = 0
     /// Graphics, shader or I/O failure.

@@ -1,4 +1,4 @@
-/// The text `--help` prints, per command. Keep it in step with Arguments.swift and README.md.
+/// The text `--help` prints, per command. Keep it in step with Arguments.swift, README.md and docs/usage.md.
 enum Help {
     static let version = "0.1.0"
 
@@ -151,7 +151,7 @@ enum Help {
                           output, weston-simple-egl's workload. pacing: a test
                           pattern for people and cameras on every output (a
                           frame-skip strip, squares at known speeds, a flash, the
-                          pacing bar; see README)
+                          pacing bar; see docs/usage.md)
       --flash-every N     pacing: a white flash over the whole output every N
                           refreshes (default 60; 0: none)
       --content [NAME=]FILE

@@ -20,7 +20,7 @@ final class BenchCommand {
         let jsonFile = try options.json.map { try ReportFile(path: $0, option: "--json") }
         let plotFile = try options.plot.map { try ReportFile(path: $0, option: "--plot") }
         // Still pictures keep drawing: bench measures the pacing of every refresh.
-        let stage = try Stage(options: options.run, log: log, input: false, rests: false)
+        let stage = try Stage(options: options.run, command: "bench", log: log, input: false, rests: false)
         try stage.checkWall()
         try stage.applyModeSwitches()
         defer { stage.restoreModes() }
@@ -47,11 +47,6 @@ final class BenchCommand {
             }
         }
         if let jsonFile, let first = runs.first {
-            struct Compared: Encodable {
-                var outputs: JSON
-                var coupled: JSON
-                var ratio: [String: Double]
-            }
             if runs.count == 2 {
                 // The independent run at the top level, the coupled one beside it.
                 try jsonFile.write(CompareReport(independent: first.json, coupled: runs[1].json, ratio: ratios))
@@ -81,7 +76,7 @@ final class BenchCommand {
             try stage.display.start { [unowned stage] output in try stage.windowRequest(for: output, frameLogCapacity: nil) }
         case .coupled:
             let factories = Dictionary(uniqueKeysWithValues: outputs.map { ($0.id, stage.makeRenderer(for: $0)) })
-            coupled = try CoupledLoop(outputs: outputs, screens: stage.display.screens, graphics: stage.graphics,
+            coupled = try CoupledLoop(outputs: outputs, tracker: stage.display.tracker, graphics: stage.graphics,
                                       framePath: options.run.framePath,
                                       appID: Stage.appID) { target in try factories[target.output.id]!(target) }
         }
@@ -136,7 +131,7 @@ final class BenchCommand {
                                  interval: interval))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
-        return BenchRun(mode: mode, presentationClock: stage.display.screens.presentationClock,
+        return BenchRun(mode: mode, presentationClock: stage.display.tracker.presentationClock,
                         seconds: (ended - measuredFrom).inSeconds, outputs: results,
                         processCPUMillisecondsPerFrame: measuredFrames > 0 ? cpu / Double(measuredFrames) : 0,
                         peakRSSKilobytes: after.peakRSSKilobytes)

@@ -25,16 +25,16 @@ final class CoupledLoop: @unchecked Sendable {
     private var running = false
 
     /// Opens a window on each output and starts the single render thread.
-    init(outputs: [Output], screens: Screens, graphics: Graphics, framePath: FullscreenSurface.Options.FramePath, appID: String,
+    init(outputs: [Output], tracker: OutputTracker, graphics: Graphics, framePath: FullscreenSurface.Options.FramePath, appID: String,
          makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
-        connection = screens.connection
+        connection = tracker.connection
         self.graphics = graphics
-        let queue = EventQueue(connection: screens.connection)
+        let queue = EventQueue(connection: tracker.connection)
         self.queue = queue
         // Where frames go through wl_shm, the surface throttles at interval 1 as Mesa does.
         let options = FullscreenSurface.Options(appID: appID, title: "\(appID) (coupled)", framePath: framePath)
         surfaces = try outputs.map { output in
-            try FullscreenSurface(output: output, screens: screens, graphics: graphics, queue: queue, options: options)
+            try FullscreenSurface(output: output, tracker: tracker, graphics: graphics, queue: queue, options: options)
         }
         shared.withLock { state in
             for output in outputs { state.logs[output.id] = FrameLog(capacity: nil) }

@@ -5,9 +5,9 @@ import WaylandOutputs
 /// session that opens no window: the same outputs, order and primary role as `run`.
 enum OutputsCommand {
     static func run(_ options: OutputsOptions, log: Log) throws {
-        let display = try DisplaySession(.init(appID: Stage.appID, preferredPrimary: options.primary, input: false,
+        let display = try OutputSession(.init(appID: Stage.appID, preferredPrimary: options.primary, input: false,
                                                handlesSignals: true, log: log))
-        if let name = options.primary, display.screens.output(named: name) == nil, !options.watch {
+        if let name = options.primary, display.tracker.output(named: name) == nil, !options.watch {
             throw UsageError(message: "--primary \(name): no such output; the outputs are "
                              + display.outputs.map(\.printableName).joined(separator: ", "), command: "outputs")
         }
@@ -60,7 +60,7 @@ enum OutputsCommand {
             + (output.name == primary ? ", primary" : "")
     }
 
-    private static func watch(_ display: DisplaySession, options: OutputsOptions) throws {
+    private static func watch(_ display: OutputSession, options: OutputsOptions) throws {
         var printed: (any Error)?
         func emit(_ name: String, _ output: Output) {
             do {

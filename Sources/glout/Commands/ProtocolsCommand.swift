@@ -2,7 +2,7 @@ import Foundation
 import WaylandOutputs
 
 /// `glout protocols`: the globals the compositor offers, with versions, and which of them
-/// glout uses and for what. README's Compositors table is made from its JSON.
+/// glout uses and for what. The Compositors table of docs/compositors.md is made from its JSON.
 enum ProtocolsCommand {
     /// What glout (through the library, or Mesa's EGL beside it) does with a global.
     static let uses: [String: String] = [
@@ -56,8 +56,8 @@ enum ProtocolsCommand {
     }
 
     static func run(_ options: ProtocolsOptions, log: Log) throws {
-        let display = try DisplaySession(.init(appID: Stage.appID, input: false, log: log))
-        let report = report(display.screens.globals)
+        let display = try OutputSession(.init(appID: Stage.appID, input: false, log: log))
+        let report = report(display.tracker.globals)
         print(options.json ? try OutputReport.encode(report, pretty: true) : table(report), terminator: options.json ? "\n" : "")
     }
 }

@@ -21,7 +21,7 @@ final class RunCommand {
     func run() throws {
         let statsFile = try options.statsJSON.map { try ReportFile(path: $0, option: "--stats-json") }
         let landingsFile = try options.landingsJSON.map { try ReportFile(path: $0, option: "--landings-json") }
-        let stage = try Stage(options: options, log: log, input: true)
+        let stage = try Stage(options: options, command: "run", log: log, input: true)
         try stage.checkWall()
         let started = MonotonicInstant.now
         var endedBy = "error"
@@ -53,7 +53,7 @@ final class RunCommand {
     }
 
     /// Logs why the run ended and names it for the stats.
-    private func end(_ reason: DisplaySession.StopReason) -> String {
+    private func end(_ reason: OutputSession.StopReason) -> String {
         switch reason {
         case .timeLimit:
             return "duration"
@@ -85,7 +85,7 @@ final class RunCommand {
         waitingForOutputs = true
     }
 
-    private func handle(_ event: DisplayEvent, stage: Stage) {
+    private func handle(_ event: SessionEvent, stage: Stage) {
         switch event {
         case .connected(let output):
             try? stage.refreshSpan()

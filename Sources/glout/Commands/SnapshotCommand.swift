@@ -10,13 +10,13 @@ enum SnapshotCommand {
         if options.canvas {
             // Created first, so a path that cannot be written fails before any drawing.
             let file = try ReportFile(path: options.out, option: "--out")
-            let stage = try Stage(options: options.run, log: log, input: false)
+            let stage = try Stage(options: options.run, command: "snapshot", log: log, input: false)
             try drawCanvas(options, stage: stage, file: file.path)
             return
         }
         let folder = URL(fileURLWithPath: options.out)
         try FileSystem.makeFolder(options.out, for: "--out")
-        let stage = try Stage(options: options.run, log: log, input: false)
+        let stage = try Stage(options: options.run, command: "snapshot", log: log, input: false)
         guard !stage.display.outputs.isEmpty else { throw GloutError("there are no outputs to take a snapshot of") }
         for output in stage.display.outputs {
             // As the output's window would draw it: within what the driver draws.

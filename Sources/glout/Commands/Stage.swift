@@ -7,10 +7,12 @@ import WaylandOutputs
 /// scene and its telemetry.
 final class Stage {
     let options: RunOptions
+    /// The command this stage runs for (run, bench, snapshot), named in usage errors.
+    let command: String
     let log: Log
     /// SIGINT and SIGTERM, which the display session watches.
     var signals: SignalWatch { display.signals! }
-    let display: DisplaySession
+    let display: OutputSession
     let graphics: Graphics
     let scene: Scene
     let programs: ScenePrograms
@@ -28,19 +30,20 @@ final class Stage {
     static let appID = "glout"
 
     /// - Parameter rests: whether still pictures stop drawing (bench keeps drawing).
-    init(options: RunOptions, log: Log, input: Bool, rests: Bool = true) throws {
+    init(options: RunOptions, command: String, log: Log, input: Bool, rests: Bool = true) throws {
         self.options = options
+        self.command = command
         self.log = log
         // Files first: a shader folder or wall that cannot be read fails before any connection.
         var library = try ShaderSource.library(directory: options.shaderDirectory)
-        wall = try options.wallFile.map(Stage.loadWall)
+        wall = try options.wallFile.map { try Stage.loadWall($0, command: command) }
         let contents = try options.contents.mapValues(ContentPicture.load)
         // A content shader is compiled like glout's own, and its errors name its path.
         for case .shader(let path, let source) in contents.values { library[path] = source }
         machine = options.machine ?? Stage.hostName
-        display = try DisplaySession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
+        display = try OutputSession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
                                            input: input, prepareGraphics: true, handlesSignals: true, log: log))
-        try Stage.checkNames(options, screens: display.screens)
+        try Stage.checkNames(options, tracker: display.tracker)
         // FreeType's part of the text, for the scales the outputs have, while EGL starts
         // and the shaders compile.
         if options.scene == .views {
@@ -107,11 +110,11 @@ final class Stage {
     /// The window glout opens on `output`: its render size and scale mode, --fps, and a
     /// renderer with its framing and --stall. On a CPU rasterizer its first frame is a
     /// draft at half the size (BENCHMARKS.md, "Time to the first frame").
-    func windowRequest(for output: Output, frameLogCapacity: Int? = 4096) throws -> DisplaySession.WindowRequest {
+    func windowRequest(for output: Output, frameLogCapacity: Int? = 4096) throws -> OutputSession.WindowRequest {
         let surface = FullscreenSurface.Options(appID: Stage.appID, renderSize: try renderSize(for: output),
                                                 scaleMode: options.scaleMode, draftFirstFrame: graphics.rasterizesOnCPU,
                                                 framePath: options.framePath)
-        return DisplaySession.WindowRequest(
+        return OutputSession.WindowRequest(
             options: OutputWindow.Options(surface: surface, frameLogCapacity: frameLogCapacity),
             displayLink: DisplayLinkSettings(preferredFramesPerSecond: options.framesPerSecond(for: output.name),
                                              usesPresentationTimes: options.presentationTargets,
@@ -128,19 +131,19 @@ final class Stage {
     /// for each. A mode that cannot be set is drawn at that size instead, with a warning.
     func applyModeSwitches() throws {
         guard !options.setModes.isEmpty else { return }
-        let screens = display.screens
+        let tracker = display.tracker
         var management: OutputManagement?
         do {
-            management = try screens.outputManagement()
+            management = try tracker.outputManagement()
         } catch {
             log.warning("--set-mode: \(error); drawing at the sizes asked for and letting the compositor scale them")
         }
         for (name, request) in options.setModes.sorted(by: { $0.key < $1.key }) {
-            guard let output = screens.output(named: name) else { continue }
+            guard let output = tracker.output(named: name) else { continue }
             let mode = try request.resolve(in: output, allowCustom: true)
             do {
                 guard let management else { throw OutputManagementError.unavailable }
-                try management.setMode(mode, on: name, connected: Set(screens.outputs.map(\.name)))
+                try management.setMode(mode, on: name, connected: Set(tracker.outputs.map(\.name)))
                 modesChanged = true
                 log.info("output \(name): mode set to \(mode); the original comes back when glout ends")
             } catch {
@@ -154,7 +157,7 @@ final class Stage {
 
     /// Puts back every mode --set-mode changed. Called however the run ends.
     func restoreModes() {
-        guard modesChanged, let management = try? display.screens.outputManagement() else { return }
+        guard modesChanged, let management = try? display.tracker.outputManagement() else { return }
         modesChanged = false
         do {
             let restored = try management.restore()
@@ -172,7 +175,7 @@ final class Stage {
         do {
             mode = try request.resolve(in: output, allowCustom: options.allowCustom || fallbackModes[output.name] != nil)
         } catch {
-            throw UsageError(message: "--mode: \(error); --allow-custom draws at it anyway", command: "run")
+            throw UsageError(message: "--mode: \(error); --allow-custom draws at it anyway", command: command)
         }
         return output.transform.swapsAxes ? mode.size.transposed : mode.size
     }
@@ -210,7 +213,7 @@ final class Stage {
         guard !own.isEmpty else {
             let machines = Array(Set(wall.outputs.map(\.machine))).sorted().joined(separator: ", ")
             throw UsageError(message: "--wall \(options.wallFile!) lists no output of machine '\(machine)' (it lists "
-                             + "\(machines)); pass --machine NAME", command: "run")
+                             + "\(machines)); pass --machine NAME", command: command)
         }
         let present = Set(display.outputs.map(\.name))
         for entry in own where !present.contains(entry.name) {
@@ -220,7 +223,7 @@ final class Stage {
 
     /// The bezels --bezel gives `output`, in points.
     func bezel(for output: Output, strict: Bool) throws -> Bezel {
-        try Stage.bezel(for: output, requests: options.bezels, command: "run", strict: strict) { [self] message in
+        try Stage.bezel(for: output, requests: options.bezels, command: command, strict: strict) { [self] message in
             if bezelWarnings.insert(output.name).inserted { log.warning(message) }
         }
     }
@@ -239,12 +242,12 @@ final class Stage {
     }
 
     /// Reads and checks a wall file.
-    static func loadWall(_ path: String) throws -> Wall {
+    static func loadWall(_ path: String, command: String) throws -> Wall {
         let text = try FileSystem.readText(path, for: "--wall")
         do {
             return try Wall.parse(text)
         } catch {
-            throw UsageError(message: "--wall \(path): \(error.message)", command: "run")
+            throw UsageError(message: "--wall \(path): \(error.message)", command: command)
         }
     }
 
@@ -282,9 +285,9 @@ final class Stage {
             + "\(output.logicalFrame.size) at \(output.logicalFrame.origin)"
     }
 
-    private static func checkNames(_ options: RunOptions, screens: Screens) throws {
-        let available = screens.outputs.map(\.name)
-        let list = available.isEmpty ? "there are none" : "the outputs are " + screens.outputs.map(\.printableName).joined(separator: ", ")
+    private static func checkNames(_ options: RunOptions, tracker: OutputTracker) throws {
+        let available = tracker.outputs.map(\.name)
+        let list = available.isEmpty ? "there are none" : "the outputs are " + tracker.outputs.map(\.printableName).joined(separator: ", ")
         let command = "run"
         for name in options.outputs ?? [] where !available.contains(name) {
             throw UsageError(message: "--outputs: no output named \(name); \(list)", command: command)

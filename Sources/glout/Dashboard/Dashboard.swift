@@ -42,7 +42,7 @@ final class Dashboard {
 
     /// The outputs in tile order (logical position), and the primary's tile.
     func arrange(primary: String?) -> (count: Int, primaryIndex: Int) {
-        let outputs = telemetry.read { entries in ScreenOrder.sorted(entries.values.map(\.output)) }
+        let outputs = telemetry.read { entries in OutputOrder.sorted(entries.values.map(\.output)) }
         order.removeAll(keepingCapacity: true)
         for output in outputs { order.append(output.id) }
         return (outputs.count, outputs.firstIndex { $0.name == primary } ?? -1)

@@ -62,7 +62,7 @@ struct RefreshCounter {
 }
 
 /// --scene pacing: the same test pattern on every output, drawn whole every frame from
-/// the frame's target time (pacing.frag), with its legend. Reading it is in README's
+/// the frame's target time (pacing.frag), with its legend. Reading it is in docs/usage.md,
 /// "Reading the pacing scene".
 final class PacingRenderer: OutputRenderer {
     private let scene: Scene

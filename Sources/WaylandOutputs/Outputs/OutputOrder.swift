@@ -1,5 +1,5 @@
 /// The deterministic order of outputs (``PrimaryRole`` picks the first as primary).
-public enum ScreenOrder {
+public enum OutputOrder {
     /// Outputs sorted by logical x, then logical y, then name.
     public static func sorted(_ outputs: [Output]) -> [Output] {
         outputs.sorted { a, b in

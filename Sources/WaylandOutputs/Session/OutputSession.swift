@@ -6,7 +6,7 @@ import CGLES
 /// leaves, each paced by its own display link.
 ///
 /// ```swift
-/// let session = try DisplaySession(.init(appID: "org.example.Solid", handlesSignals: true))
+/// let session = try OutputSession(.init(appID: "org.example.Solid", handlesSignals: true))
 /// try session.start { _ in Solid() }     // a window on every output
 /// try session.run()                      // until stop(), SIGINT or SIGTERM
 /// ```
@@ -16,21 +16,21 @@ import CGLES
 ///
 /// ## The order of events
 ///
-/// - An output connects: ``DisplayEvent/connected(_:)`` first, its window already open
-///   if the session covers the output (or ``DisplayEvent/windowFailed(_:error:)`` right
-///   after, when it could not be opened), then ``DisplayEvent/primaryChanged(_:)`` if the
-///   primary is now another output, and later ``DisplayEvent/firstFrame(_:after:)``.
+/// - An output connects: ``SessionEvent/connected(_:)`` first, its window already open
+///   if the session covers the output (or ``SessionEvent/windowFailed(_:error:)`` right
+///   after, when it could not be opened), then ``SessionEvent/primaryChanged(_:)`` if the
+///   primary is now another output, and later ``SessionEvent/firstFrame(_:after:)``.
 /// - An output leaves: its window is closed first; then
-///   ``DisplayEvent/primaryChanged(_:)`` to its successor if it was the primary, then
-///   ``DisplayEvent/disconnected(_:window:)`` with the window's last counters; its
+///   ``SessionEvent/primaryChanged(_:)`` to its successor if it was the primary, then
+///   ``SessionEvent/disconnected(_:window:)`` with the window's last counters; its
 ///   wl_output proxy is released after that (or when the last window holding it closes).
-/// - An output changes: ``DisplayEvent/changed(_:previous:)``, after its window was told,
-///   then ``DisplayEvent/primaryChanged(_:)`` if the order moved the primary.
+/// - An output changes: ``SessionEvent/changed(_:previous:)``, after its window was told,
+///   then ``SessionEvent/primaryChanged(_:)`` if the order moved the primary.
 ///
 /// The session makes no process-wide change: it touches neither signal dispositions nor
 /// the allocator. With ``Configuration/handlesSignals`` it blocks SIGINT and SIGTERM on
 /// the calling thread (and so on every thread it starts) and reads them from a signalfd.
-public final class DisplaySession {
+public final class OutputSession {
     /// What the session connects to and covers.
     public struct Configuration: Sendable {
         /// The Wayland display to connect to; nil: $WAYLAND_DISPLAY, else wayland-0.
@@ -48,7 +48,7 @@ public final class DisplaySession {
         /// ``Graphics/serializesGL``).
         public var serializeGL: Bool?
         /// Whether EGL starts on a thread of its own as soon as the session connects,
-        /// while it learns the outputs, so that ``DisplaySession/graphics()`` is ready
+        /// while it learns the outputs, so that ``OutputSession/graphics()`` is ready
         /// sooner: for an app that will open windows (eglInitialize takes tens of
         /// milliseconds on llvmpipe). Mesa talks to the compositor on a queue of its own.
         public var prepareGraphics: Bool
@@ -108,9 +108,9 @@ public final class DisplaySession {
     /// SIGINT and SIGTERM as a descriptor, when the configuration handles signals.
     public let signals: SignalWatch?
     public let connection: Connection
-    public let screens: Screens
+    public let tracker: OutputTracker
     /// The covered outputs, in order.
-    public var outputs: [Output] { screens.outputs.filter(covers) }
+    public var outputs: [Output] { tracker.outputs.filter(covers) }
     /// The primary among the covered outputs.
     public private(set) var primary: Output?
     /// The open windows, by output id.
@@ -118,7 +118,7 @@ public final class DisplaySession {
     /// Receives every event from when it is set, on the session's thread (see also
     /// ``events()``); set it there, at any time. Events before are not replayed: the
     /// outputs present then are in ``outputs``.
-    public var onEvent: ((DisplayEvent) -> Void)?
+    public var onEvent: ((SessionEvent) -> Void)?
 
     private var role: PrimaryRole
     private var madeGraphics: Graphics?
@@ -126,7 +126,7 @@ public final class DisplaySession {
     private var graphicsStart: (thread: RenderThread, result: Locked<Result<Graphics, any Error>?>)?
     private var windowFor: ((Output) throws -> WindowRequest)?
     private var opened: [UInt32: Opened] = [:]
-    private var streams: [Int: AsyncStream<DisplayEvent>.Continuation] = [:]
+    private var streams: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
     private var nextStream = 0
     private var stopRequested = false
     private let reclaim = HiddenWindowReclaim()
@@ -145,7 +145,7 @@ public final class DisplaySession {
         // Before any thread: threads inherit the blocked mask, so only the watch gets them.
         signals = configuration.handlesSignals ? try SignalWatch() : nil
         connection = try Connection(name: configuration.display, log: configuration.log)
-        screens = Screens(connection: connection)
+        tracker = OutputTracker(connection: connection)
         var early: (thread: RenderThread, result: Locked<Result<Graphics, any Error>?>)?
         if configuration.prepareGraphics {
             let result = Locked<Result<Graphics, any Error>?>(nil)
@@ -160,7 +160,7 @@ public final class DisplaySession {
             }
         }
         do {
-            try screens.start()
+            try tracker.start()
         } catch {
             // EGL's thread uses the connection, which goes with this error: it ends first.
             early?.thread.join()
@@ -169,7 +169,7 @@ public final class DisplaySession {
         role = PrimaryRole(requested: configuration.preferredPrimary)
         primary = role.update(outputs)
         graphicsStart = early
-        screens.onEvent = { [unowned self] event in handle(event) }
+        tracker.onEvent = { [unowned self] event in handle(event) }
     }
 
     deinit {
@@ -182,7 +182,7 @@ public final class DisplaySession {
     public func graphics() throws -> Graphics {
         connection.requireMainThread()
         if let madeGraphics { return madeGraphics }
-        try screens.requireWindowing()
+        try tracker.requireWindowing()
         let graphics: Graphics
         if let start = graphicsStart {
             start.thread.join()
@@ -202,8 +202,8 @@ public final class DisplaySession {
         connection.requireMainThread()
         windowFor = window
         for output in outputs where opened[output.id] == nil { try open(output) }
-        if configuration.input && screens.onInput == nil {
-            screens.onInput = { [unowned self] input in emit(.input(input)) }
+        if configuration.input && tracker.onInput == nil {
+            tracker.onInput = { [unowned self] input in emit(.input(input)) }
         }
     }
 
@@ -215,8 +215,8 @@ public final class DisplaySession {
     }
 
     /// A new stream of the session's events, as they happen on this thread.
-    public func events() -> AsyncStream<DisplayEvent> {
-        let (stream, continuation) = AsyncStream<DisplayEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    public func events() -> AsyncStream<SessionEvent> {
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let key = nextStream
         nextStream += 1
         streams[key] = continuation
@@ -290,13 +290,13 @@ public final class DisplaySession {
     private func open(_ output: Output) throws {
         guard let windowFor else { return }
         let request = try windowFor(output)
-        let window = try OutputWindow(output: output, screens: screens, graphics: graphics(), options: request.options,
+        let window = try OutputWindow(output: output, tracker: tracker, graphics: graphics(), options: request.options,
                                       makeRenderer: request.makeRenderer)
         window.displayLinkSettings = request.displayLink
-        opened[output.id] = Opened(window: window, output: output, announced: screens.announcementTime(of: output.id))
+        opened[output.id] = Opened(window: window, output: output, announced: tracker.announcementTime(of: output.id))
     }
 
-    private func handle(_ event: ScreenEvent) {
+    private func handle(_ event: OutputEvent) {
         switch event {
         case .connected(let output):
             guard covers(output) else { return emit(.connected(output)) }
@@ -320,7 +320,7 @@ public final class DisplaySession {
             reclaim.outputsChanged()
             var summary: WindowSummary?
             if let entry = opened.removeValue(forKey: output.id) {
-                // Screens told us first: the window goes before the output's proxies.
+                // OutputTracker told us first: the window goes before the output's proxies.
                 entry.window.close()
                 summary = WindowSummary(output: entry.window.output, statistics: entry.window.statistics,
                                         announced: entry.announced, landings: entry.window.frameLog.landings)
@@ -348,7 +348,7 @@ public final class DisplaySession {
             if let error = entry.window.failure {
                 // A broken connection is the compositor's doing, not this output's.
                 try connection.check()
-                throw DisplaySessionError.windowFailed(output: entry.output.name, error: error)
+                throw OutputSessionError.windowFailed(output: entry.output.name, error: error)
             }
             if !entry.firstFrameReported, let first = entry.window.statistics.firstCommit {
                 opened[id]?.firstFrameReported = true
@@ -361,14 +361,14 @@ public final class DisplaySession {
         }
     }
 
-    private func emit(_ event: DisplayEvent) {
+    private func emit(_ event: SessionEvent) {
         onEvent?(event)
         for continuation in streams.values { continuation.yield(event) }
     }
 }
 
-/// What a ``DisplaySession`` reports.
-public enum DisplayEvent: Sendable {
+/// What a ``OutputSession`` reports.
+public enum SessionEvent: Sendable {
     /// An output connected; if the session covers it, its window is open.
     case connected(Output)
     /// An output's description changed; its window follows at its next frame.
@@ -398,8 +398,8 @@ public struct WindowSummary: Sendable {
     public var landings: [FrameLanding]
 }
 
-/// What stopped a ``DisplaySession``.
-public enum DisplaySessionError: Error, CustomStringConvertible {
+/// What stopped a ``OutputSession``.
+public enum OutputSessionError: Error, CustomStringConvertible {
     /// The render thread of the window on this output stopped with this error: an
     /// ``EGLError``, a ``WaylandError`` or what the renderer threw, as it was thrown.
     case windowFailed(output: String, error: any Error)

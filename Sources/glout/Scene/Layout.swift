@@ -1,10 +1,12 @@
+import WaylandOutputs
+
 /// Pure placement math for pictures on outputs.
-public enum Layout {
+enum Layout {
     /// The largest rectangle with the aspect ratio of `content` that fits in `area`,
     /// centred (letterbox or pillarbox), at the origin of `area`'s coordinates. Whole
     /// pixels; when the bars cannot be split evenly the extra pixel goes to the right or
     /// bottom.
-    public static func aspectFit(_ content: Size, into area: Size) -> Rect {
+    static func aspectFit(_ content: Size, into area: Size) -> Rect {
         guard !content.isEmpty, !area.isEmpty else {
             return Rect(x: 0, y: 0, width: max(0, area.width), height: max(0, area.height))
         }

@@ -2,23 +2,23 @@ import CWayland
 
 /// What happened to an output. `disconnected` is delivered before the output's
 /// proxies are released, so windows on it can be torn down first.
-public enum ScreenEvent: Sendable, Equatable {
+public enum OutputEvent: Sendable, Equatable {
     case connected(Output)
     case changed(Output, previous: Output)
     case disconnected(Output)
 }
 
 /// The outputs the compositor offers: an ordered list with connected / changed /
-/// disconnected events, and the input tied to them. ``DisplaySession`` builds on it; use
+/// disconnected events, and the input tied to them. ``OutputSession`` builds on it; use
 /// it alone for a program that opens its windows itself. Use it on the connection's main
 /// thread.
-public final class Screens {
+public final class OutputTracker {
     public let connection: Connection
     let registry: Registry
     private var proxies: [UInt32: OutputProxy] = [:]
     /// Outputs whose global is gone while a window still holds their proxy.
     private var retired: [ObjectIdentifier: OutputProxy] = [:]
-    private var list = ScreenList()
+    private var list = OutputList()
     /// wl_output proxy to output name, readable from render threads.
     let proxyNames = ProxyNames()
 
@@ -26,8 +26,10 @@ public final class Screens {
     /// (known after ``start()``).
     public var globals: [CompositorGlobal] { registry.offered }
 
-    /// Receives every event; set it before ``start()``.
-    public var onEvent: ((ScreenEvent) -> Void)?
+    /// Receives every event from when it is set, on the connection's main thread; set it
+    /// there, at any time (before ``start()`` to hear of the outputs present then, or read
+    /// ``outputs`` after it).
+    public var onEvent: ((OutputEvent) -> Void)?
     /// Receives keyboard, pointer and touch input, tied to outputs. The seats are bound
     /// when it is first set: a client that takes no input never compiles a keymap.
     public var onInput: ((InputEvent) -> Void)? {
@@ -71,6 +73,7 @@ public final class Screens {
 
     /// Binds the globals and waits until every output present now is described.
     public func start() throws {
+        connection.requireMainThread()
         try registry.start()
         if registry.xdgOutputManager == nil {
             connection.log.warning("the compositor does not offer zxdg_output_manager_v1: output positions are unknown, sizes derive from modes")
@@ -89,7 +92,7 @@ public final class Screens {
         }
     }
 
-    /// Described outputs in ``ScreenOrder`` order.
+    /// Described outputs in ``OutputOrder`` order.
     public var outputs: [Output] { list.ordered }
 
     /// The output with this name, if it is connected and described.
@@ -133,7 +136,7 @@ public final class Screens {
     func lease(_ id: UInt32) -> OutputLease? {
         guard let proxy = proxies[id] else { return nil }
         proxy.leases += 1
-        return OutputLease(proxy: proxy, screens: self)
+        return OutputLease(proxy: proxy, tracker: self)
     }
 
     /// Outputs that have disconnected but whose wl_output a window still holds.
@@ -151,12 +154,6 @@ public final class Screens {
     private func release(_ proxy: OutputProxy) {
         proxyNames[proxy.output] = nil
         proxy.destroy()
-    }
-
-    /// For tests of error handling only: sends a request the compositor must answer
-    /// with a protocol error (an xdg_positioner of size 0x0).
-    func sendInvalidRequestForTesting() {
-        registry.sendInvalidRequestForTesting()
     }
 
 
