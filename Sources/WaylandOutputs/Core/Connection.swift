@@ -123,11 +123,11 @@ public final class Connection: @unchecked Sendable {
     /// This thread watches the socket itself, so a render thread busy for seconds delays
     /// no ping, hotplug or input event, only its own output; but it takes part in a read
     /// only once it sees data no render thread read within a few milliseconds
-    /// (``EventQueue/dispatchBesideReaders(timeout:watching:)``).
+    /// (`EventQueue.dispatchBesideReaders`).
     /// A thread that waits prepared to read holds back every other reader until it reads
     /// too (libwayland reads once all prepared threads got there), and a render thread
     /// must not wait for this one to be scheduled. Events a render thread reads for this
-    /// queue reach it through ``forwardMainQueueEvents()``. The price is a wake-up of this
+    /// queue reach it through `forwardMainQueueEvents()`. The price is a wake-up of this
     /// thread for each batch of events, its own or not (BENCHMARKS.md, "The main thread
     /// answers").
     @discardableResult
