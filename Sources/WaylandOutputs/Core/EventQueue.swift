@@ -164,21 +164,24 @@ public final class EventQueue: @unchecked Sendable {
     /// interruption) and the readable descriptors of `watching`.
     private func poll(_ socket: (fd: Int32, events: Int16), timeout: Duration?,
                       watching: [Int32]) throws -> (socket: Int16, watching: [Int32]) {
-        // A fixed-size literal the compiler keeps on the stack (a render thread polls
-        // every frame and must not allocate).
-        var fds = [pollfd(fd: socket.fd, events: socket.events, revents: 0),
-                   pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        if !watching.isEmpty { fds += watching.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
-        let milliseconds = timeout.map { Int32(max(0, min($0.inSeconds * 1000, 86_400_000)).rounded(.up)) } ?? -1
-        let ready = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
-        if ready < 0 && errno != EINTR { throw lostError() }
-        guard ready > 0 else { return (0, []) }
-        if fds[1].revents & Int16(POLLIN) != 0 {
-            var count: UInt64 = 0
-            _ = read(wakeFD, &count, 8)
+        // On the stack: every thread polls for every batch of events and must not allocate
+        // (only the list of readable descriptors is made, when there are any).
+        try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2 + watching.count) { fds in
+            fds[0] = pollfd(fd: socket.fd, events: socket.events, revents: 0)
+            fds[1] = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+            for (index, fd) in watching.enumerated() { fds[2 + index] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = timeout.map { Int32(max(0, min($0.inSeconds * 1000, 86_400_000)).rounded(.up)) } ?? -1
+            let ready = Glibc.poll(fds.baseAddress, nfds_t(fds.count), milliseconds)
+            if ready < 0 && errno != EINTR { throw lostError() }
+            guard ready > 0 else { return (0, []) }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                var count: UInt64 = 0
+                _ = read(wakeFD, &count, 8)
+            }
+            var readable: [Int32] = []
+            for (index, fd) in watching.enumerated() where fds[2 + index].revents != 0 { readable.append(fd) }
+            return (fds[0].revents, readable)
         }
-        let readable = watching.isEmpty ? [] : zip(watching, fds.dropFirst(2)).filter { $0.1.revents != 0 }.map(\.0)
-        return (fds[0].revents, readable)
     }
 
     /// Dispatches the events already read for this queue without waiting.

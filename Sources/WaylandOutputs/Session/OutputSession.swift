@@ -237,6 +237,8 @@ public final class OutputSession {
     public func run(for duration: Duration? = nil, exitWhenNoOutputs: Bool = false) throws -> StopReason {
         connection.requireMainThread()
         let deadline = duration.map { MonotonicInstant.now + $0 }
+        // Made once: the loop runs for every batch of events and allocates nothing.
+        let watching = signals.map { [$0.fileDescriptor] } ?? []
         stopRequested = false
         while true {
             if exitWhenNoOutputs && opened.isEmpty { return .noOutputs }
@@ -245,7 +247,7 @@ public final class OutputSession {
                 if MonotonicInstant.now >= deadline { return .timeLimit }
                 timeout = deadline.fromNow
             }
-            let ready = try dispatch(timeout: timeout, watching: signals.map { [$0.fileDescriptor] } ?? [])
+            let ready = try dispatch(timeout: timeout, watching: watching)
             if !ready.isEmpty, let signal = signals?.take().first { return .signal(signal) }
             if stopRequested { return .stopped }
             if let closed = opened.values.first(where: { $0.window.closeRequested }) {
@@ -355,7 +357,7 @@ public final class OutputSession {
                 emit(.firstFrame(entry.window.output, after: entry.announced.map { first - $0 }))
             }
         }
-        for entry in reclaim.hidden(among: opened.values.map(\.window)) {
+        for entry in reclaim.hidden(among: opened.values.lazy.map(\.window)) {
             configuration.log.info("output \(entry.output.printableName): its window was hidden when outputs changed; opening it again")
             entry.recreateSurface()
         }
@@ -428,7 +430,7 @@ final class HiddenWindowReclaim {
     }
 
     /// The windows to open again now.
-    func hidden(among windows: [OutputWindow]) -> [OutputWindow] {
+    func hidden(among windows: some Sequence<OutputWindow>) -> [OutputWindow] {
         guard let changed else { return [] }
         guard MonotonicClock.now() - changed < HiddenWindowReclaim.window else {
             self.changed = nil
