@@ -122,8 +122,7 @@ public final class Connection: @unchecked Sendable {
     ///
     /// This thread watches the socket itself, so a render thread busy for seconds delays
     /// no ping, hotplug or input event, only its own output; but it takes part in a read
-    /// only once it sees data no render thread read within a few milliseconds
-    /// (`EventQueue.dispatchBesideReaders`).
+    /// only once it sees unread data there (`EventQueue.dispatchBesideReaders`).
     /// A thread that waits prepared to read holds back every other reader until it reads
     /// too (libwayland reads once all prepared threads got there), and a render thread
     /// must not wait for this one to be scheduled. Events a render thread reads for this

@@ -93,8 +93,8 @@ public final class EventQueue: @unchecked Sendable {
 
     /// The main queue's wait (``Connection/dispatch(timeout:watching:)``): as
     /// ``dispatch(timeout:watching:)``, but not prepared to read while it waits. It polls
-    /// the socket and reads only when it finds data there that no other thread has read
-    /// (its render threads busy, or none). Events another thread reads for this queue
+    /// the socket and reads what it finds there unread (its render threads busy, or none),
+    /// taking part in the read for as long as libwayland's read takes. Events another thread reads for this queue
     /// wake it through the wake-up fd (``Connection/forwardMainQueueEvents()``).
     func dispatchBesideReaders(timeout: Duration?, watching: [Int32]) throws -> [Int32] {
         let display = connection.display
@@ -124,26 +124,23 @@ public final class EventQueue: @unchecked Sendable {
         return polled.watching
     }
 
-    /// How long data on the socket is left to the render threads before the main thread
-    /// reads it itself, and how long the end of the stream alone is. Two threads reading
-    /// back to back race at a hang-up: the second reads the end of the stream, and
-    /// libwayland then records "connection closed" (and dispatches nothing more) before
-    /// the first has dispatched the protocol error that came before it. A thread that
-    /// reads dispatches at once; both are far below what a ping or a hotplug may take.
-    static let mainThreadReadGrace: Duration = .milliseconds(4)
+    /// How long the end of the stream alone is left to the render threads. Two threads
+    /// reading back to back race at a hang-up: the second reads the end of the stream,
+    /// and libwayland then records "connection closed" (and dispatches nothing more)
+    /// before the first has dispatched the protocol error that came just before it. A
+    /// thread that reads dispatches at once; this is far below what anyone waits for.
     static let mainThreadEndGrace: Duration = .milliseconds(250)
     /// When the main thread first found only the end of the stream on the socket.
     private var endSeen: UInt64?
 
-    /// Whether the main thread reads what the socket holds now: at once where no render
-    /// thread reads; else data that none read within ``mainThreadReadGrace``, and the end
-    /// of the stream once ``mainThreadEndGrace`` passed (the render threads read it
-    /// themselves unless they are all stalled).
+    /// Whether the main thread reads what the socket holds now: data at once, the end of
+    /// the stream alone (no data before it) at once where no render thread reads, else
+    /// once ``mainThreadEndGrace`` passed (the render threads read it themselves unless
+    /// they are all stalled).
     private func mainThreadShouldRead(_ socket: Int32) -> Bool {
         guard connection.hasRenderThreadReaders else { return true }
-        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        guard Glibc.poll(&entry, 1, Int32(EventQueue.mainThreadReadGrace.inSeconds * 1000)) > 0 else { return false }
         var byte: UInt8 = 0
+        // Data, or nothing any more (another thread read it: the read finds nothing).
         guard recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 else {
             endSeen = nil
             return true

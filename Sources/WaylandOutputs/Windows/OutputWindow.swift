@@ -220,8 +220,8 @@ public final class OutputWindow: @unchecked Sendable {
     // MARK: - The render thread
 
     private func run(makeRenderer: (RenderTarget) throws -> any OutputRenderer) {
-        // While it runs, the main thread leaves unread data to it for a moment
-        // (EventQueue.mainThreadReadGrace).
+        // While it runs, the main thread leaves the end of the stream to it for a moment
+        // (EventQueue.mainThreadEndGrace).
         connection.readerStarted()
         defer { connection.readerStopped() }
         do {
