@@ -142,8 +142,8 @@ public final class Connection: @unchecked Sendable {
     func readerStarted() { readers.add(1, ordering: .releasing) }
     func readerStopped() { readers.subtract(1, ordering: .releasing) }
 
-    /// Called by a render thread after each dispatch: wakes the main thread if events for
-    /// the main queue are waiting. wl_display_prepare_read fails exactly when the default
+    /// Called after another thread read the socket (an event queue of its own, Mesa's):
+    /// wakes the main thread if events for the main queue are waiting. wl_display_prepare_read fails exactly when the default
     /// queue is not empty; when it succeeds the intent is withdrawn at once.
     func forwardMainQueueEvents() {
         if wl_display_prepare_read(display) != 0 {

@@ -84,6 +84,10 @@ public final class EventQueue: @unchecked Sendable {
         }
         if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
             if wl_display_read_events(display) < 0 { throw lostError() }
+            // What this read brought for the main queue wakes the main thread, which does
+            // not hold the socket while it waits: whoever runs this queue (a window's
+            // thread, or a loop of the application's own).
+            if queue != nil { connection.forwardMainQueueEvents() }
         } else {
             wl_display_cancel_read(display)
         }
@@ -193,6 +197,7 @@ public final class EventQueue: @unchecked Sendable {
         let result = queue.map { wl_display_roundtrip_queue(connection.display, $0) }
             ?? wl_display_roundtrip(connection.display)
         if result < 0 { throw lostError() }
+        if queue != nil { connection.forwardMainQueueEvents() }
     }
 
     private func prepareRead() -> Int32 {

@@ -203,7 +203,6 @@ public final class FullscreenSurface: ProxyOwner {
         while !surface.hasPendingConfigure {
             if shouldStop() { return false }
             try queue.dispatch(timeout: .milliseconds(250))
-            queue.connection.forwardMainQueueEvents()
             let waited = MonotonicClock.now() - started
             if !configureWaitReported && waited >= UInt64(FullscreenSurface.configureNotice.inNanoseconds) {
                 configureWaitReported = true

@@ -347,9 +347,9 @@ public final class OutputWindow: @unchecked Sendable {
                     state.statistics.suspensions = link.timing.suspensions
                 }
             }
-            // Events for the main queue may have been read here, by this queue's dispatch
-            // or by Mesa inside eglSwapBuffers: the main thread, which does not hold the
-            // socket while it waits, hears of them now.
+            // Events for the main queue may have been read by Mesa inside eglSwapBuffers,
+            // on its own queue: the main thread, which does not hold the socket while it
+            // waits, hears of them now (this queue's own reads tell it themselves).
             connection.forwardMainQueueEvents()
         }
     }
@@ -433,7 +433,6 @@ public final class OutputWindow: @unchecked Sendable {
         while !surface.canCommit {
             if stopRequested { return false }
             try queue.dispatch(timeout: .milliseconds(100))
-            connection.forwardMainQueueEvents()
             if !said && MonotonicClock.now() - started >= UInt64(OutputWindow.bufferWaitNotice.inNanoseconds) {
                 said = true
                 log.warning("output \(surface.output.printableName): the compositor has released none of the window's "
