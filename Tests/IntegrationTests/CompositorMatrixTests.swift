@@ -136,7 +136,7 @@ final class CompositorMatrixTests: IntegrationTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let stats = folder.appendingPathComponent("stats.json").path
         var expected = try outputNames(entry, compositor)
-        let glout = try compositor.glout(["run", "--layout", layout, "--stats-json", stats])
+        let glout = try compositor.glout(["run", "--layout", layout, "--stats-json", stats], extra: ["GLOUT_DEBUG": "1"])
         try waitUntil("\(entry.name), \(layout): glout draws on \(expected)") {
             expected.allSatisfy { glout.stderr.contains("output \($0): first frame") }
         }
@@ -145,10 +145,11 @@ final class CompositorMatrixTests: IntegrationTestCase {
             expected.append(added)
             try waitUntil("\(entry.name): glout draws on \(added)") { glout.stderr.contains("output \(added): first frame") }
         }
-        // It runs on for half a second, a time and not a condition: nothing says how many
-        // frames it drew before it ends; then --stats-json must count three or more on
-        // every output (about 30 at 60 Hz, so a loaded machine has room).
-        Thread.sleep(forTimeInterval: 0.5)
+        // A few frames more on every output: glout says (GLOUT_DEBUG) when a window has
+        // committed its third, and --stats-json must then count three or more.
+        try waitUntil("\(entry.name), \(layout): three frames on \(expected):\n\(glout.stderr)") {
+            expected.allSatisfy { glout.stderr.contains("output \($0): 3 frames committed") }
+        }
         glout.signal(SIGTERM)
         let finished = glout.wait()
         XCTAssertEqual(finished.status, 0, "\(entry.name), \(layout): \(finished.stderr)")

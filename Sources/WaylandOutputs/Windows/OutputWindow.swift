@@ -389,6 +389,10 @@ public final class OutputWindow: @unchecked Sendable {
             // by when the configure the compositor sends a newly mapped window has come.
             surface.finishDraft()
         }
+        if frame.index == 2 {
+            // The display link runs: frames after the first two came from frame callbacks.
+            log.debug("output \(surface.output.printableName): 3 frames committed; its frame callbacks come")
+        }
         var sample = FrameSample(index: frame.index,
                                  callbackArrival: callback.map { MonotonicInstant(nanoseconds: $0.arrival) },
                                  callbackTime: callback?.time, target: frame.targetTimestamp,
