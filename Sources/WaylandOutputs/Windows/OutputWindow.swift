@@ -339,11 +339,6 @@ public final class OutputWindow: @unchecked Sendable {
             switch action {
             case .draw:
                 try draw(on: surface, renderer: renderer, link: link, feedback: feedback, now: now)
-                // Mesa's eglSwapBuffers may have read events for the main queue on a queue
-                // of its own: the main thread, which does not hold the socket while it
-                // waits, hears of them now. (This window's own queue tells it itself; the
-                // wl_shm path has no Mesa reads.)
-                if !surface.usesSharedMemory { connection.forwardMainQueueEvents() }
             case .wait(let until):
                 let timeout = until.map { Duration.nanoseconds(Int64($0 > now ? $0 - now : 0)) }
                 try queue.dispatch(timeout: timeout)
@@ -352,6 +347,10 @@ public final class OutputWindow: @unchecked Sendable {
                     state.statistics.suspensions = link.timing.suspensions
                 }
             }
+            // Events for the main queue may have been read by Mesa inside eglSwapBuffers,
+            // on its own queue: the main thread, which does not hold the socket while it
+            // waits, hears of them now (this queue's own reads tell it themselves).
+            connection.forwardMainQueueEvents()
         }
     }
 
