@@ -146,9 +146,14 @@ final class CompositorMatrixTests: IntegrationTestCase {
             try waitUntil("\(entry.name): glout draws on \(added)") { glout.stderr.contains("output \(added): first frame") }
         }
         // A few frames more on every output: glout says (GLOUT_DEBUG) when a window has
-        // committed its third, and --stats-json must then count three or more.
+        // committed its third, and --stats-json must then count three or more. Where each
+        // window is on its own output, also wait until the compositor says so (wl_surface.enter):
+        // a loaded sway 1.7 enters a new output's window after its first frames.
         try waitUntil("\(entry.name), \(layout): three frames on \(expected):\n\(glout.stderr)") {
-            expected.allSatisfy { glout.stderr.contains("output \($0): 3 frames committed") }
+            expected.allSatisfy {
+                glout.stderr.contains("output \($0): 3 frames committed")
+                    && (!entry.perOutputWindows || glout.stderr.contains("output \($0): the window entered its output"))
+            }
         }
         glout.signal(SIGTERM)
         let finished = glout.wait()

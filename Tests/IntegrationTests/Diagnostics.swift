@@ -51,7 +51,7 @@ final class Diagnostics: @unchecked Sendable {
         for source in live {
             guard let pid = source.pid, kill(pid, 0) == 0 else { continue }
             text += "=== \(source.label): gdb backtraces (pid \(pid)) ===\n"
-            text += Diagnostics.gdb(pid) + "\n"
+            text += Diagnostics.backtraces(of: pid) + "\n"
         }
         return text
     }
@@ -68,7 +68,7 @@ final class Diagnostics: @unchecked Sendable {
     }
 
     /// `gdb -batch -p PID -ex "thread apply all bt"`, at most 30 s.
-    private static func gdb(_ pid: pid_t) -> String {
+    static func backtraces(of pid: pid_t) -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("glout-gdb-\(pid)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
         let command = "timeout 30 gdb -batch -nx -p \(pid) -ex 'thread apply all bt' >'\(output.path)' 2>&1"

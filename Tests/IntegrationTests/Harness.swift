@@ -173,7 +173,9 @@ final class Child {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning && Date() < deadline { usleep(10_000) }
         if isRunning {
-            XCTFail("still running after \(timeout) s; killed. stderr:\n\(stderr)", file: file, line: line)
+            // Where it is stuck, before it goes.
+            let stacks = Diagnostics.backtraces(of: pid)
+            XCTFail("still running after \(timeout) s; killed. stderr:\n\(stderr)\ngdb backtraces:\n\(stacks)", file: file, line: line)
             kill(pid, SIGKILL)
         }
         let raw = reap(block: true) ?? 0

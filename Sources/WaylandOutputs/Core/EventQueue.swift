@@ -119,10 +119,20 @@ public final class EventQueue: @unchecked Sendable {
         }
         let socket = wl_display_get_fd(display)
         let polled = try poll((socket, events), timeout: timeout, watching: watching)
-        if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 && mainThreadShouldRead(socket) {
-            // Read with any thread that is prepared, or alone (if another thread read it
-            // meanwhile, this read finds nothing and returns).
-            if prepareRead() == 0, wl_display_read_events(display) < 0 { throw lostError() }
+        // Prepared, this thread holds what the socket has until it reads or cancels: no other
+        // thread can read it away in between. What it finds decides which: a read that
+        // found the socket empty would wait for the other prepared threads, which may be
+        // polling that empty socket without a timeout (a window whose picture stands
+        // still), and they would wait for it.
+        if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0, prepareRead() == 0 {
+            if mainThreadShouldRead(socket) {
+                // Every other prepared thread is woken by the same data and reads with it.
+                if wl_display_read_events(display) < 0 { throw lostError() }
+            } else {
+                wl_display_cancel_read(display)
+                // The socket stays readable at its end: not a busy loop meanwhile.
+                if endSeen != nil { usleep(2_000) }
+            }
         }
         if dispatchPending() < 0 { throw lostError() }
         return polled.watching
@@ -137,27 +147,27 @@ public final class EventQueue: @unchecked Sendable {
     /// When the main thread first found only the end of the stream on the socket.
     private var endSeen: UInt64?
 
-    /// Whether the main thread reads what the socket holds now: data at once, the end of
-    /// the stream alone (no data before it) at once where no render thread reads, else
+    /// Whether the main thread, prepared to read, reads what the socket holds now: data at
+    /// once; nothing (another thread read it before this one was prepared), never; the end
+    /// of the stream alone (no data before it) at once where no render thread reads, else
     /// once ``mainThreadEndGrace`` passed (the render threads read it themselves unless
     /// they are all stalled).
     private func mainThreadShouldRead(_ socket: Int32) -> Bool {
-        guard connection.hasRenderThreadReaders else { return true }
         var byte: UInt8 = 0
-        // Data, or nothing any more (another thread read it: the read finds nothing).
-        guard recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 else {
+        let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if peeked < 0 {
+            // EAGAIN: read away meanwhile. Any other error is the read's to report.
+            endSeen = nil
+            return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
+        }
+        guard peeked == 0, connection.hasRenderThreadReaders else {
             endSeen = nil
             return true
         }
         let now = MonotonicClock.now()
         let since = endSeen ?? now
         endSeen = since
-        guard now - since >= UInt64(EventQueue.mainThreadEndGrace.inNanoseconds) else {
-            // The socket stays readable at its end: not a busy loop meanwhile.
-            usleep(2_000)
-            return false
-        }
-        return true
+        return now - since >= UInt64(EventQueue.mainThreadEndGrace.inNanoseconds)
     }
 
     /// Polls `socket`, the wake-up fd and `watching` for up to `timeout` (nil: forever),

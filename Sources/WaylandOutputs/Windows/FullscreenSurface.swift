@@ -147,7 +147,10 @@ public final class FullscreenSurface: ProxyOwner {
         // workspace to another one): ask for this output again.
         let names = windowing.names, own = lease.output
         surface.onEnter = { [unowned self] entered in
-            guard entered != own else { return }
+            guard entered != own else {
+                log.debug("output \(output.printableName): the window entered its output")
+                return
+            }
             surface.requestFullscreen()
             onMisplaced?(names[entered])
         }
