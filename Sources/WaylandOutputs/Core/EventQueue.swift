@@ -83,6 +83,11 @@ public final class EventQueue: @unchecked Sendable {
             throw error
         }
         if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+            if leavesEndOfStream(wl_display_get_fd(display)) {
+                wl_display_cancel_read(display)
+                usleep(2_000)
+                return polled.watching
+            }
             if wl_display_read_events(display) < 0 { throw lostError() }
             // What this read brought for the main queue wakes the main thread, which does
             // not hold the socket while it waits: whoever runs this queue (a window's
@@ -168,6 +173,38 @@ public final class EventQueue: @unchecked Sendable {
         let since = endSeen ?? now
         endSeen = since
         return now - since >= UInt64(EventQueue.mainThreadEndGrace.inNanoseconds)
+    }
+
+    /// How long a thread reading for a queue of its own leaves the end of the stream to the
+    /// main thread while events it has not dispatched wait on the main queue.
+    static let endGraceBesideMainQueue: Duration = .milliseconds(100)
+    /// When this queue's thread first left the end of the stream.
+    private var endLeftSince: UInt64?
+
+    /// Whether this queue's thread, prepared to read, leaves the end of the stream alone for
+    /// now: it is all the socket holds, and the main queue holds events not yet dispatched,
+    /// among them maybe the wl_display.error the compositor sent before hanging up. Read
+    /// now, the end of the stream would set "connection closed" first, and libwayland
+    /// would then dispatch nothing more: the error would be lost. The main thread is woken
+    /// to dispatch; for at most ``endGraceBesideMainQueue``.
+    private func leavesEndOfStream(_ socket: Int32) -> Bool {
+        guard queue != nil else { return false }
+        var byte: UInt8 = 0
+        guard recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 else {
+            endLeftSince = nil
+            return false
+        }
+        // wl_display_prepare_read fails exactly when the main queue holds events; where it
+        // succeeds, the intent is withdrawn at once.
+        if wl_display_prepare_read(connection.display) == 0 {
+            wl_display_cancel_read(connection.display)
+            return false
+        }
+        connection.wakeMainQueue()
+        let now = MonotonicClock.now()
+        let since = endLeftSince ?? now
+        endLeftSince = since
+        return now - since < UInt64(EventQueue.endGraceBesideMainQueue.inNanoseconds)
     }
 
     /// Polls `socket`, the wake-up fd and `watching` for up to `timeout` (nil: forever),
