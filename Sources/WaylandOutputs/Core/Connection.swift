@@ -143,14 +143,18 @@ public final class Connection: @unchecked Sendable {
     func readerStopped() { readers.subtract(1, ordering: .releasing) }
 
     /// Called after another thread read the socket (an event queue of its own, Mesa's):
-    /// wakes the main thread if events for the main queue are waiting. wl_display_prepare_read fails exactly when the default
-    /// queue is not empty; when it succeeds the intent is withdrawn at once.
+    /// wakes the main thread if events for the main queue are waiting.
     func forwardMainQueueEvents() {
-        if wl_display_prepare_read(display) != 0 {
-            wakeMainQueue()
-        } else {
-            wl_display_cancel_read(display)
-        }
+        if mainQueueHoldsEvents { wakeMainQueue() }
+    }
+
+    /// Whether events wait on the main queue, undispatched. From any thread:
+    /// wl_display_prepare_read fails exactly when the default queue is not empty; when it
+    /// succeeds the intent is withdrawn at once.
+    var mainQueueHoldsEvents: Bool {
+        guard wl_display_prepare_read(display) == 0 else { return true }
+        wl_display_cancel_read(display)
+        return false
     }
 }
 

@@ -194,12 +194,7 @@ public final class EventQueue: @unchecked Sendable {
             endLeftSince = nil
             return false
         }
-        // wl_display_prepare_read fails exactly when the main queue holds events; where it
-        // succeeds, the intent is withdrawn at once.
-        if wl_display_prepare_read(connection.display) == 0 {
-            wl_display_cancel_read(connection.display)
-            return false
-        }
+        guard connection.mainQueueHoldsEvents else { return false }
         connection.wakeMainQueue()
         let now = MonotonicClock.now()
         let since = endLeftSince ?? now
