@@ -45,6 +45,11 @@ final class FaultyCompositorTests: IntegrationTestCase {
         }
     }
 
+    /// Presented times glout refused, over every output, from the stats.
+    func rejectedPresentations(_ report: [String: Any]?) -> Int {
+        outputsByName(report ?? [:]).values.reduce(0) { $0 + ($1["presentation_rejected"] as? Int ?? 0) }
+    }
+
     /// Frames each output committed, from the stats.
     func frames(_ report: [String: Any]?) -> [String: Int] {
         outputsByName(report ?? [:]).mapValues { $0["frames"] as? Int ?? 0 }
@@ -103,9 +108,20 @@ final class FaultyCompositorTests: IntegrationTestCase {
 
     func test_aWindowWithoutAConfigureIsSaidWithinSecondsAndTheOthersDraw() throws {
         // The test compositor configures no window at all: glout says so after 3 s and
-        // ends at its duration.
-        try run([Scenario(name: "no configure", compositor: ["--no-configure"], glout: ["run", "--duration", "4.5"],
-                          says: ["the compositor has sent its window no xdg_toplevel.configure in 3 s"])])
+        // ends at its duration. Then only TEST-2's window goes without: TEST-1's draws on.
+        try run([
+            Scenario(name: "no configure", compositor: ["--no-configure"], glout: ["run", "--duration", "4.5"],
+                     says: ["the compositor has sent its window no xdg_toplevel.configure in 3 s"]),
+            Scenario(name: "no configure for TEST-2", compositor: ["--output", "name=TEST-1", "--output", "name=TEST-2",
+                                                                   "--no-configure", "--faults-on", "TEST-2"],
+                     glout: ["run", "--duration", "4.5"],
+                     says: ["output TEST-2: the compositor has sent its window no xdg_toplevel.configure in 3 s"]) { finished, report in
+                let frames = self.frames(report)
+                XCTAssertEqual(frames["TEST-2"] ?? 0, 0, "TEST-2 drew without a configure: \(finished.stderr)")
+                XCTAssertGreaterThan(frames["TEST-1"] ?? 0, 30, "TEST-1 stopped beside the unconfigured window: \(finished.stderr)")
+                XCTAssertFalse(finished.stderr.contains("output TEST-1: the compositor has sent"), finished.stderr)
+            },
+        ])
     }
 
     func test_frameCallbacksThatNeverComeOrComeOddlyAreSurvived() throws {
@@ -129,6 +145,10 @@ final class FaultyCompositorTests: IntegrationTestCase {
                     XCTAssertLessThan(abs(landing[key] as? Double ?? 0), 1000, "\(name) \(key): \(landing)")
                 }
             }
+            XCTAssertGreaterThan(self.rejectedPresentations(report), 0, "no presented time counted as rejected: \(finished.stderr)")
+        }
+        let counted: (Finished, [String: Any]?) throws -> Void = { finished, report in
+            XCTAssertGreaterThan(self.rejectedPresentations(report), 0, "no presented time counted as rejected: \(finished.stderr)")
         }
         let unusable = "wp_presentation_feedback.presented time"
         try run([
@@ -141,7 +161,7 @@ final class FaultyCompositorTests: IntegrationTestCase {
             Scenario(name: "clock 2^32-1", compositor: ["--presentation-clock", "4294967295"],
                      says: [unusable, "its clock cannot be read here"], check: noPresentedLanding),
             Scenario(name: "times going backwards", compositor: ["--presentation", "backwards"],
-                     says: [unusable, "it is earlier than the frame before"]),
+                     says: [unusable, "it is earlier than the frame before"], check: counted),
             Scenario(name: "refresh 2^32-1 ns", compositor: ["--presentation", "huge-refresh"],
                      says: ["wp_presentation_feedback.presented refresh 4294967295 ns is out of range"]),
             Scenario(name: "refresh 0 (unknown, as the protocol allows)", compositor: ["--presentation", "zero-refresh"]),
@@ -165,7 +185,8 @@ final class FaultyCompositorTests: IntegrationTestCase {
             XCTAssertFalse(text.split(separator: "\n").contains { $0.hasPrefix("glout: forged") }, "\(what) has a forged line")
             XCTAssertTrue(text.contains(#"EVIL\x1b[2J\nglout: forged\u{202e}txt"#), "\(what): \(text)")
         }
-        XCTAssertTrue(table.stdout.contains(#"d\x07"#), table.stdout)
+        // The description's 0xFF byte is not UTF-8: it is shown as U+FFFD.
+        XCTAssertTrue(table.stdout.contains(#"d\x07"# + "\u{FFFD}e"), table.stdout)
         // JSON carries the name exactly, in JSON's own escapes.
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let name = (report?["outputs"] as? [[String: Any]])?.first?["name"] as? String
@@ -182,6 +203,17 @@ final class FaultyCompositorTests: IntegrationTestCase {
                 XCTAssertLessThanOrEqual(count, 4, "\(name) committed more frames than it has buffers")
                 XCTAssertGreaterThan(count, 0, name)
             }
+        }])
+        // Only TEST-2's buffers are kept: it is suspended, said once, and TEST-1 draws on.
+        try run([Scenario(name: "TEST-2's buffers never released",
+                          compositor: ["--output", "name=TEST-1", "--output", "name=TEST-2", "--release", "never", "--faults-on", "TEST-2"],
+                          glout: ["run", "--duration", "4.5"],
+                          says: ["output TEST-2: the compositor has released none of the window's 3 buffers for 2.0 s"]) { finished, report in
+            let frames = self.frames(report)
+            XCTAssertLessThanOrEqual(frames["TEST-2"] ?? 0, 4, "TEST-2 committed more frames than it has buffers")
+            XCTAssertGreaterThan(frames["TEST-1"] ?? 0, 60, "TEST-1 stopped beside the window waiting for buffers: \(finished.stderr)")
+            XCTAssertEqual(finished.stderr.components(separatedBy: "has released none of the window's").count - 1, 1,
+                           "said more than once, or for TEST-1 too: \(finished.stderr)")
         }])
     }
 

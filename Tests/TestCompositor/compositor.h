@@ -94,6 +94,8 @@ struct tc_options {
 	enum tc_presentation_mode presentation;
 	uint32_t presentation_clock;
 	bool release_never;
+	/* --faults-on NAME: the output whose windows get no configure or release (empty: all) */
+	char faults_on[TC_TEXT_MAX];
 	bool has_fractional_scale, has_preferred_buffer_scale, has_preferred_transform;
 	uint32_t fractional_scale, preferred_transform;
 	int32_t preferred_buffer_scale;
@@ -302,6 +304,9 @@ bool tc_xdg_surface_may_attach(struct tc_xdg_surface *xdg, struct wl_resource *b
 void tc_xdg_surface_committed(struct tc_xdg_surface *xdg);
 /* The output the window asks to be on (its fullscreen output), else the first output. */
 struct tc_output *tc_xdg_surface_target_output(struct tc_xdg_surface *xdg);
+/* Whether the window gets --no-configure's and --release never's faults: every window,
+ * or with --faults-on NAME those for output NAME. */
+bool tc_xdg_surface_faulted(struct tc_xdg_surface *xdg);
 void tc_shell_ping_all(struct tc_server *server);
 void tc_shell_start_ping_timer(struct tc_server *server);
 

@@ -30,6 +30,8 @@ static const char usage_text[] =
 	"                                zero-refresh|huge-refresh\n"
 	"  --presentation-clock N        the wp_presentation.clock_id value (default CLOCK_MONOTONIC)\n"
 	"  --release MODE                normal|never (wl_buffer.release)\n"
+	"  --faults-on NAME              --no-configure and --release never only for windows on\n"
+	"                                output NAME (default: every window)\n"
 	"  --fractional-scale N          wp_fractional_scale_v1.preferred_scale, in 120ths\n"
 	"  --preferred-buffer-scale N    wl_surface.preferred_buffer_scale (wl_compositor 6)\n"
 	"  --preferred-transform N       wl_surface.preferred_buffer_transform (wl_compositor 6)\n"
@@ -306,6 +308,7 @@ enum option_id {
 	OPT_PRESENTATION,
 	OPT_PRESENTATION_CLOCK,
 	OPT_RELEASE,
+	OPT_FAULTS_ON,
 	OPT_FRACTIONAL,
 	OPT_BUFFER_SCALE,
 	OPT_TRANSFORM,
@@ -332,6 +335,7 @@ static const struct option long_options[] = {
 	{ "presentation", required_argument, NULL, OPT_PRESENTATION },
 	{ "presentation-clock", required_argument, NULL, OPT_PRESENTATION_CLOCK },
 	{ "release", required_argument, NULL, OPT_RELEASE },
+	{ "faults-on", required_argument, NULL, OPT_FAULTS_ON },
 	{ "fractional-scale", required_argument, NULL, OPT_FRACTIONAL },
 	{ "preferred-buffer-scale", required_argument, NULL, OPT_BUFFER_SCALE },
 	{ "preferred-transform", required_argument, NULL, OPT_TRANSFORM },
@@ -484,6 +488,10 @@ void tc_options_parse(struct tc_options *options, int argc, char **argv)
 			break;
 		case OPT_RELEASE:
 			options->release_never = choose("release", optarg, release_modes) == 1;
+			break;
+		case OPT_FAULTS_ON:
+			if (!percent_decode(optarg, options->faults_on, sizeof options->faults_on) || !options->faults_on[0])
+				usage_error("--faults-on: bad NAME '%s'", optarg);
 			break;
 		case OPT_FRACTIONAL:
 			options->fractional_scale = as_uint32(number_option("fractional-scale", optarg));

@@ -34,6 +34,21 @@ struct tc_output *tc_xdg_surface_target_output(struct tc_xdg_surface *xdg)
 	return output ? output : tc_output_first(xdg->server);
 }
 
+bool tc_xdg_surface_faulted(struct tc_xdg_surface *xdg)
+{
+	const char *name = xdg->server->options.faults_on;
+	if (!name[0])
+		return true;
+	struct tc_output *output = tc_xdg_surface_target_output(xdg);
+	return output && strcmp(output->spec.name, name) == 0;
+}
+
+/* --no-configure, for this window. */
+static bool withholds_configure(struct tc_xdg_surface *xdg)
+{
+	return xdg->server->options.no_configure && tc_xdg_surface_faulted(xdg);
+}
+
 /* --configure WxH, else the logical size of the output the window is for. */
 static struct tc_size configure_size(struct tc_xdg_surface *xdg)
 {
@@ -95,7 +110,7 @@ static void send_configure(struct tc_xdg_surface *xdg, struct tc_size size)
 /* A state the client asked for changed: configure again, once the first one went out. */
 static void reconfigure(struct tc_xdg_surface *xdg)
 {
-	if (xdg->configure_sent && !xdg->server->options.no_configure)
+	if (xdg->configure_sent && !withholds_configure(xdg))
 		send_configure(xdg, configure_size(xdg));
 }
 
@@ -106,7 +121,7 @@ void tc_xdg_surface_committed(struct tc_xdg_surface *xdg)
 			      "commit on an xdg_surface without a role object");
 		return;
 	}
-	if (!xdg->configure_sent && !xdg->server->options.no_configure)
+	if (!xdg->configure_sent && !withholds_configure(xdg))
 		send_configure(xdg, configure_size(xdg));
 }
 
@@ -123,7 +138,7 @@ bool tc_xdg_surface_may_attach(struct tc_xdg_surface *xdg, struct wl_resource *b
 static void storm(struct tc_xdg_surface *xdg)
 {
 	const struct tc_options *options = &xdg->server->options;
-	if (xdg->storm_done || options->storm_count == 0 || options->no_configure)
+	if (xdg->storm_done || options->storm_count == 0 || withholds_configure(xdg))
 		return;
 	xdg->storm_done = true;
 	tc_log(xdg->server, "configure storm of %u", options->storm_count);

@@ -60,9 +60,20 @@ static void buffer_ref_set(struct tc_buffer_ref *ref, struct wl_resource *buffer
 		wl_resource_add_destroy_listener(buffer, &ref->destroy);
 }
 
+/* --release never (with --faults-on, only for that output's windows). */
+static bool withholds_release(struct tc_surface *surface)
+{
+	const struct tc_options *options = &surface->server->options;
+	if (!options->release_never)
+		return false;
+	if (!options->faults_on[0])
+		return true;
+	return surface->xdg && tc_xdg_surface_faulted(surface->xdg);
+}
+
 static void release_buffer(struct tc_surface *surface, struct wl_resource *buffer)
 {
-	if (buffer && !surface->server->options.release_never)
+	if (buffer && !withholds_release(surface))
 		wl_buffer_send_release(buffer);
 }
 
