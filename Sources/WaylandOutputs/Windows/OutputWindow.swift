@@ -371,7 +371,13 @@ public final class OutputWindow: @unchecked Sendable {
             try surface.beginFrame()
             let target = surface.target
             try renderer.render(frame, in: target)
-            return (target, target.holdsPreviousFrame ? renderer.changedRegions(in: target) : nil)
+            let changed = target.holdsPreviousFrame ? renderer.changedRegions(in: target) : nil
+            // Where windows take turns, the driver rasterizes on the CPU: flushed now, its
+            // threads rasterize this frame while the other windows take their turns, not
+            // once this one reads the frame back in its next (BENCHMARKS.md, "Frame cost
+            // and fair shares").
+            if graphics.serializesGL { glFlush() }
+            return (target, changed)
         }
         guard try waitUntilCommitPossible(surface) else { return }
         // A frame aimed at a real refresh tells the compositor which (commit timing, fifo).
