@@ -13,11 +13,13 @@ final class ResponsivenessTests: IntegrationTestCase {
         }
     }
 
-    /// The serials of the `ping N` lines of the test compositor's log.
-    private func pingSerials(in stdout: String) -> [Int] {
-        stdout.split(separator: "\n").compactMap { line in
-            let words = line.split(separator: " ")
-            return words.count == 2 && words[0] == "ping" ? Int(words[1]) : nil
+    /// The serials N of the test compositor's log lines `WORD N` followed by `rest`
+    /// (`ping N`; `pong N unexpected`).
+    private func serials(in log: String, _ word: String, then rest: [String] = []) -> [Int] {
+        log.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count == 2 + rest.count, words[0] == word, Array(words.dropFirst(2)) == rest else { return nil }
+            return Int(words[1])
         }
     }
 
@@ -51,7 +53,7 @@ final class ResponsivenessTests: IntegrationTestCase {
         // Pings sent before now came while glout was starting (start() binds and opens the
         // windows in one go; under ThreadSanitizer that took longer than a ping's 150 ms):
         // what is checked is every ping after, with the render threads stalled.
-        let startupPings = pingSerials(in: compositor.log).max() ?? 0
+        let startupPings = serials(in: compositor.log, "ping").max() ?? 0
         // Fourteen pings span more than one whole stall of each thread.
         try waitUntil("14 pongs with the render threads stalled") {
             latencies("pong", in: compositor.stdout).count >= before + 14
@@ -64,11 +66,7 @@ final class ResponsivenessTests: IntegrationTestCase {
         let stalledPongs = latencies("pong", in: stdout).dropFirst(before)
         XCTAssertLessThanOrEqual(stalledPongs.map(\.1).max() ?? .max, Int(bound),
                                  "pong latencies (µs) with the render threads stalled: \(stalledPongs.map(\.1))", file: file, line: line)
-        let superseded = compositor.log.split(separator: "\n").compactMap { line -> Int? in
-            let words = line.split(separator: " ")
-            guard words.count == 3, words[0] == "pong", words[2] == "unexpected" else { return nil }
-            return Int(words[1])
-        }.filter { $0 > startupPings }
+        let superseded = serials(in: compositor.log, "pong", then: ["unexpected"]).filter { $0 > startupPings }
         XCTAssertEqual(superseded, [], "a ping went unanswered until the next:\n\(compositor.log)", file: file, line: line)
         let hotplug = (bind: latencies("bound", in: stdout).first { $0.0 == "C" }?.1 ?? .max,
                        window: latencies("fullscreen", in: stdout).first { $0.0 == "C" }?.1 ?? .max)
