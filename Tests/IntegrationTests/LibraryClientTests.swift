@@ -171,18 +171,20 @@ final class LateCloseTests: IntegrationTestCase {
 }
 
 /// A protocol error reaches the application as an error that names the interface, the
-/// object and the code, and stops the windows.
+/// object and the code, and stops the windows. Three windows' threads read the socket
+/// beside the main thread; whichever reads the end of the stream after the error must not
+/// hide it (EventQueue).
 final class ProtocolErrorTests: IntegrationTestCase {
     func test_aProtocolErrorNamesInterfaceObjectAndCode() throws {
-        let sway = try Compositor.sway(["800x600@60"])
+        let sway = try Compositor.sway(["800x600@60", "640x480@60", "320x240@60"])
         let session = try OutputSession(.init(appID: "org.example.Error", display: LibraryClientTests.socket(of: sway),
                                                input: false, handlesSignals: false, log: Log { _, _ in }))
         try session.start { _ in LibraryClientTests.Solid((0, 1, 0)) }
-        let window = try XCTUnwrap(session.windows.values.first)
-        try waitUntil("the window draws") {
+        try waitUntil("three windows draw") {
             try session.dispatch(timeout: .milliseconds(50))
-            return window.statistics.frames > 0
+            return session.windows.count == 3 && session.windows.values.allSatisfy { $0.statistics.frames > 0 }
         }
+        let windows = Array(session.windows.values)
         // An xdg_positioner of size 0x0 is a protocol error (invalid_input = 0); the
         // positioner is left alive so the error can name it.
         let positioner = xdg_wm_base_create_positioner(try XCTUnwrap(session.tracker.registry.wmBase))
@@ -201,8 +203,10 @@ final class ProtocolErrorTests: IntegrationTestCase {
         XCTAssertEqual(code, 0)
         XCTAssertTrue("\(caught!)".contains("protocol error 0 on xdg_positioner@\(objectID)"), "\(caught!)")
         XCTAssertTrue(message?.contains("xdg_positioner@\(objectID)") ?? false, "libwayland's text: \(String(describing: message))")
-        // The window's thread stops by itself instead of drawing on a dead connection.
-        try waitUntil("the window's thread stops on the broken connection") { window.failure != nil }
-        window.close()
+        // The windows' threads stop by themselves instead of drawing on a dead connection.
+        try waitUntil("the windows' threads stop on the broken connection") {
+            windows.allSatisfy { $0.failure != nil }
+        }
+        for window in windows { window.close() }
     }
 }

@@ -76,7 +76,9 @@ public final class Connection: @unchecked Sendable {
     /// answered it: every request sent before has been handled, every event it caused
     /// has been dispatched (wl_display_roundtrip).
     public func roundtrip() throws {
-        if wl_display_roundtrip(display) < 0 { throw failure() ?? .connectionLost(errno: errno, message: nil) }
+        if dispatching({ wl_display_roundtrip(display) }) < 0 {
+            throw failure() ?? .connectionLost(errno: errno, message: nil)
+        }
     }
 
     /// Sends buffered requests without waiting (wl_display_flush).
@@ -141,6 +143,30 @@ public final class Connection: @unchecked Sendable {
     var hasRenderThreadReaders: Bool { readers.load(ordering: .acquiring) > 0 }
     func readerStarted() { readers.add(1, ordering: .releasing) }
     func readerStopped() { readers.subtract(1, ordering: .releasing) }
+
+    /// Threads dispatching one of this connection's queues now (``EventQueue/dispatchPending()``
+    /// and the roundtrips, on any thread).
+    private let dispatchers = Atomic<Int>(0)
+
+    /// Runs `body`, a dispatch of one of this connection's queues, counted in
+    /// ``waitForDispatchers(upTo:)``.
+    func dispatching<Result>(_ body: () -> Result) -> Result {
+        dispatchers.add(1, ordering: .sequentiallyConsistent)
+        defer { dispatchers.subtract(1, ordering: .sequentiallyConsistent) }
+        return body()
+    }
+
+    /// Waits, for at most `limit`, until no thread dispatches. libwayland hands an event to
+    /// its handler with its lock released, and wl_display.error's handler records the
+    /// protocol error only at its end: a thread that read the end of the stream meanwhile
+    /// would record "connection closed" first, and the protocol error would be lost
+    /// (EventQueue reads the end of the stream only after this).
+    func waitForDispatchers(upTo limit: Duration) {
+        let deadline = MonotonicClock.now() + UInt64(limit.inNanoseconds)
+        while dispatchers.load(ordering: .sequentiallyConsistent) > 0, MonotonicClock.now() < deadline {
+            usleep(500)
+        }
+    }
 
     /// Called after another thread read the socket (an event queue of its own, Mesa's):
     /// wakes the main thread if events for the main queue are waiting.

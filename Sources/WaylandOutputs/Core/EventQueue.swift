@@ -83,10 +83,16 @@ public final class EventQueue: @unchecked Sendable {
             throw error
         }
         if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
-            if leavesEndOfStream(wl_display_get_fd(display)) {
-                wl_display_cancel_read(display)
-                usleep(2_000)
-                return polled.watching
+            let socket = wl_display_get_fd(display)
+            if holdsOnlyEndOfStream(socket) {
+                if leavesEndOfStream() {
+                    wl_display_cancel_read(display)
+                    usleep(2_000)
+                    return polled.watching
+                }
+                guard try dispatchBeforeEndOfStream() else { return polled.watching }
+            } else {
+                endLeftSince = nil
             }
             if wl_display_read_events(display) < 0 { throw lostError() }
             // What this read brought for the main queue wakes the main thread, which does
@@ -130,7 +136,11 @@ public final class EventQueue: @unchecked Sendable {
         // polling that empty socket without a timeout (a window whose picture stands
         // still), and they would wait for it.
         if polled.socket & Int16(POLLIN | POLLERR | POLLHUP) != 0, prepareRead() == 0 {
-            if mainThreadShouldRead(socket) {
+            let found = mainThreadShouldRead(socket)
+            if found.read {
+                if found.endOfStream {
+                    guard try dispatchBeforeEndOfStream() else { return polled.watching }
+                }
                 // Every other prepared thread is woken by the same data and reads with it.
                 if wl_display_read_events(display) < 0 { throw lostError() }
             } else {
@@ -157,22 +167,25 @@ public final class EventQueue: @unchecked Sendable {
     /// of the stream alone (no data before it) at once where no render thread reads, else
     /// once ``mainThreadEndGrace`` passed (the render threads read it themselves unless
     /// they are all stalled).
-    private func mainThreadShouldRead(_ socket: Int32) -> Bool {
+    /// `endOfStream`: what it reads is the end of the stream alone.
+    private func mainThreadShouldRead(_ socket: Int32) -> (read: Bool, endOfStream: Bool) {
         var byte: UInt8 = 0
         let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        if peeked < 0 {
-            // EAGAIN: read away meanwhile. Any other error is the read's to report.
+        if peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+            // Read away meanwhile.
             endSeen = nil
-            return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
+            return (false, false)
         }
-        guard peeked == 0, connection.hasRenderThreadReaders else {
+        // Any other error (ECONNRESET, which this peek took) is an end of the stream.
+        guard peeked <= 0 else {
             endSeen = nil
-            return true
+            return (true, false)
         }
+        guard connection.hasRenderThreadReaders else { return (true, true) }
         let now = MonotonicClock.now()
         let since = endSeen ?? now
         endSeen = since
-        return now - since >= UInt64(EventQueue.mainThreadEndGrace.inNanoseconds)
+        return (now - since >= UInt64(EventQueue.mainThreadEndGrace.inNanoseconds), true)
     }
 
     /// How long a thread reading for a queue of its own leaves the end of the stream to the
@@ -181,25 +194,44 @@ public final class EventQueue: @unchecked Sendable {
     /// When this queue's thread first left the end of the stream.
     private var endLeftSince: UInt64?
 
-    /// Whether this queue's thread, prepared to read, leaves the end of the stream alone for
-    /// now: it is all the socket holds, and the main queue holds events not yet dispatched,
-    /// among them maybe the wl_display.error the compositor sent before hanging up. Read
-    /// now, the end of the stream would set "connection closed" first, and libwayland
-    /// would then dispatch nothing more: the error would be lost. The main thread is woken
-    /// to dispatch; for at most ``endGraceBesideMainQueue``.
-    private func leavesEndOfStream(_ socket: Int32) -> Bool {
-        guard queue != nil else { return false }
-        var byte: UInt8 = 0
-        guard recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 else {
-            endLeftSince = nil
-            return false
-        }
-        guard connection.mainQueueHoldsEvents else { return false }
+    /// Whether this queue's thread, prepared to read, leaves the end of the stream, all the
+    /// socket holds, alone for now: the main queue holds events not yet dispatched, which
+    /// the compositor sent before it hung up; read now, the end of the stream would set
+    /// "connection closed", and libwayland would dispatch nothing more. The main thread is
+    /// woken to dispatch them; for at most ``endGraceBesideMainQueue``.
+    private func leavesEndOfStream() -> Bool {
+        guard queue != nil, connection.mainQueueHoldsEvents else { return false }
         connection.wakeMainQueue()
         let now = MonotonicClock.now()
         let since = endLeftSince ?? now
         endLeftSince = since
         return now - since < UInt64(EventQueue.endGraceBesideMainQueue.inNanoseconds)
+    }
+
+    /// Whether the socket, polled readable, holds the end of the stream and nothing before
+    /// it, or an error (ECONNRESET: the compositor closed it with requests of ours unread;
+    /// this peek takes that error, the read then finds the end).
+    private func holdsOnlyEndOfStream(_ socket: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
+    /// Before this thread, prepared, reads the end of the stream: withdraws; dispatches what
+    /// other threads read for this queue, and with it libwayland's own queue, which comes
+    /// first in every dispatch and holds the wl_display.error the compositor sent before
+    /// hanging up; waits for the threads that are dispatching (one of them may be in that
+    /// error's handler); then prepares again. Read first, the end of the stream would
+    /// record "connection closed", after which libwayland dispatches nothing and records
+    /// no other error: the protocol error another thread read but had not yet dispatched
+    /// would be lost (no queue's prepare_read sees libwayland's own queue). Returns
+    /// whether this thread is prepared to read again (not while its queue holds events:
+    /// its next turn dispatches them first).
+    private func dispatchBeforeEndOfStream() throws -> Bool {
+        wl_display_cancel_read(connection.display)
+        if dispatchPending() < 0 { throw lostError() }
+        connection.waitForDispatchers(upTo: EventQueue.endGraceBesideMainQueue)
+        return prepareRead() == 0
     }
 
     /// Polls `socket`, the wake-up fd and `watching` for up to `timeout` (nil: forever),
@@ -230,14 +262,17 @@ public final class EventQueue: @unchecked Sendable {
     /// Dispatches the events already read for this queue without waiting.
     @discardableResult
     public func dispatchPending() -> Int32 {
-        if let queue { return wl_display_dispatch_queue_pending(connection.display, queue) }
-        return wl_display_dispatch_pending(connection.display)
+        connection.dispatching {
+            if let queue { return wl_display_dispatch_queue_pending(connection.display, queue) }
+            return wl_display_dispatch_pending(connection.display)
+        }
     }
 
     /// Sends wl_display.sync on this queue and dispatches it until the answer arrives.
     func roundtrip() throws {
-        let result = queue.map { wl_display_roundtrip_queue(connection.display, $0) }
-            ?? wl_display_roundtrip(connection.display)
+        let result = connection.dispatching {
+            queue.map { wl_display_roundtrip_queue(connection.display, $0) } ?? wl_display_roundtrip(connection.display)
+        }
         if result < 0 { throw lostError() }
         if queue != nil { connection.forwardMainQueueEvents() }
     }
