@@ -28,16 +28,23 @@ final class CommitTiming {
     /// differ: on llvmpipe, mutter's presented times come a few milliseconds after the
     /// refresh its clock planned. mutter 48.7 also compares the timestamp with the moment
     /// it starts a frame, before the refresh: Mesa's half a millisecond held every run's
-    /// commits for good here, half a period 5 runs of 5, this 2 of 5.
+    /// commits for good here, half a period 5 runs of 5, this 2 of 5 one day and 5 of 5
+    /// another (a commit timestamped ahead of the moment it is sent is what it holds;
+    /// OutputWindow then remakes the surface and sends none ahead).
     static func lead(period: UInt64) -> UInt64 {
         (2_000_000...1_000_000_000).contains(period) ? period - 1_000_000 : minimumLead
     }
 
-    /// A timestamp was sent and no commit has followed yet.
+    /// A timestamp was sent and no commit has followed yet, and whether it was ahead: later
+    /// than the moment it was sent.
     private var timestampPending = false
+    private var pendingAhead = false
+    /// Whether the last commit carried a timestamp that was ahead when it was sent.
+    private(set) var lastCommitAhead = false
 
     /// The surface was committed: what was prepared went with it.
     func committed() {
+        lastCommitAhead = timestampPending && pendingAhead
         timestampPending = false
     }
 
@@ -68,21 +75,25 @@ final class CommitTiming {
 
     /// For the next commit: the timestamp of `target` (CLOCK_MONOTONIC; nil: none), a
     /// refresh of `period` nanoseconds, and, with `barrier`, wait for the last frame's
-    /// barrier and set this one's.
-    func prepare(target: MonotonicInstant?, period: UInt64, barrier: Bool) {
+    /// barrier and set this one's. Without `ahead`, no timestamp later than now is sent
+    /// (the compositor held one: see ``OutputWindow``).
+    func prepare(target: MonotonicInstant?, period: UInt64, barrier: Bool, ahead: Bool = true) {
         let lead = CommitTiming.lead(period: period)
         // A timestamp sent for a frame that was then not committed still holds for the next
         // commit: a second one before it would be a protocol error (timestamp_exists).
         if !timestampPending, let timer, let target, let clock, target.nanoseconds > lead {
             // On the presentation clock: both clocks read back to back.
-            let offset = Int64(bitPattern: MonotonicClock.read(clock)) &- Int64(bitPattern: MonotonicClock.now())
-            let (time, overflow) = Int64(bitPattern: target.nanoseconds - lead).addingReportingOverflow(offset)
-            if !overflow, time > 0 {
+            let now = MonotonicClock.now()
+            let offset = Int64(bitPattern: MonotonicClock.read(clock)) &- Int64(bitPattern: now)
+            let when = target.nanoseconds - lead
+            let (time, overflow) = Int64(bitPattern: when).addingReportingOverflow(offset)
+            if !overflow, time > 0, ahead || when <= now {
                 let seconds = UInt64(time) / 1_000_000_000
                 wp_commit_timer_v1_set_timestamp(timer, UInt32(truncatingIfNeeded: seconds >> 32),
                                                  UInt32(truncatingIfNeeded: seconds), UInt32(UInt64(time) % 1_000_000_000))
                 timestamps += 1
                 timestampPending = true
+                pendingAhead = when > now
             }
         }
         if let fifo, barrier {

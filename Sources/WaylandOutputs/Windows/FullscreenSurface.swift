@@ -287,13 +287,16 @@ public final class FullscreenSurface: ProxyOwner {
     public var hasCommitTimer: Bool { commitTiming?.hasTimer ?? false }
     /// Commits that carried a timestamp (wp_commit_timer_v1.set_timestamp) so far.
     public var timestampedCommits: UInt64 { commitTiming?.timestamps ?? 0 }
+    /// Whether the last commit carried a timestamp later than the moment it was sent.
+    public var lastCommitTimestampedAhead: Bool { commitTiming?.lastCommitAhead ?? false }
 
     /// For the next commit, where the compositor offers them: the time of the refresh it
     /// targets (wp_commit_timer_v1.set_timestamp, just after the refresh before it, of
     /// refresh `period`; nil: none) and, with `fifo`, a fifo barrier to wait for and one to set (wp_fifo_v1), so each frame
-    /// is shown for at least one refresh. Call it before ``swapBuffers(changed:)``.
-    public func prepareCommit(target: MonotonicInstant?, period: Duration, fifo: Bool) {
-        commitTiming?.prepare(target: target, period: UInt64(max(0, period.inNanoseconds)), barrier: fifo)
+    /// is shown for at least one refresh. Without `ahead`, a timestamp that would be later
+    /// than now is left out. Call it before ``swapBuffers(changed:)``.
+    public func prepareCommit(target: MonotonicInstant?, period: Duration, fifo: Bool, ahead: Bool = true) {
+        commitTiming?.prepare(target: target, period: UInt64(max(0, period.inNanoseconds)), barrier: fifo, ahead: ahead)
     }
 
     /// Whether ``swapBuffers(changed:)`` can commit now: always with an EGL window surface; with

@@ -81,6 +81,11 @@ public final class OutputWindow: @unchecked Sendable {
         public var usesFifo = false
         public var usesCommitTiming = false
         public var timestampedCommits: UInt64 = 0
+        /// Times the compositor was taken to hold a commit for its timestamp: no frame
+        /// callback came after a commit timestamped ahead of the moment it was sent (mutter
+        /// 48.7 holds such commits for good). Each time the surface was made again, and
+        /// the window's timestamps are no longer ahead of their commits.
+        public var heldTimestamps: UInt64 = 0
 
         /// Frames per second between the first and the last commit.
         public var framesPerSecond: Double {
@@ -118,6 +123,11 @@ public final class OutputWindow: @unchecked Sendable {
     private var thread: RenderThread?
     /// The surface's placement changed since the last commit (render thread only).
     private var placementChanged = true
+    /// Whether commits may carry timestamps later than the moment they are sent; off once
+    /// the compositor held one. Timestamped commits of the surfaces before this one. Both
+    /// the render thread's own.
+    private var timestampsAhead = true
+    private var earlierTimestampedCommits: UInt64 = 0
     /// What the compositor sent out of range, said once a kind (render thread only).
     private var complaints = CompositorComplaints()
 
@@ -284,6 +294,7 @@ public final class OutputWindow: @unchecked Sendable {
             }
             guard let renderer else { return }
             try drawFrames(on: surface, renderer: renderer, link: link, feedback: feedback)
+            earlierTimestampedCommits += surface.timestampedCommits
         }
     }
 
@@ -328,6 +339,17 @@ public final class OutputWindow: @unchecked Sendable {
             // Deciding may have suspended the link; a callback may have resumed it.
             if link.timing.isSuspended != wasSuspended {
                 wasSuspended = link.timing.isSuspended
+                if wasSuspended && timestampsAhead && surface.lastCommitTimestampedAhead {
+                    // Nothing the compositor will do frees the held commit, nor the
+                    // commits behind it: a new surface starts afresh.
+                    timestampsAhead = false
+                    log.warning("output \(surface.output.printableName): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms "
+                                + "after a commit timestamped ahead (wp_commit_timer_v1), which the compositor seems to hold "
+                                + "(mutter 48.7 holds such commits for good); the window's surface is made again, and its "
+                                + "timestamps are no longer ahead of their commits")
+                    shared.withLock { $0.statistics.heldTimestamps += 1 }
+                    return
+                }
                 if wasSuspended {
                     log.info("output \(surface.output.printableName): no frame callback for \(link.timing.stallTimeout / 1_000_000) ms; "
                              + "its display link waits")
@@ -384,7 +406,8 @@ public final class OutputWindow: @unchecked Sendable {
         let settings = link.timing.settings
         let presentationTimes = settings.usesPresentationTimes
         let stamped = settings.usesCommitTiming && presentationTimes && frame.targetSource == .presentation
-        surface.prepareCommit(target: stamped ? frame.targetTimestamp : nil, period: frame.duration, fifo: presentationTimes)
+        surface.prepareCommit(target: stamped ? frame.targetTimestamp : nil, period: frame.duration, fifo: presentationTimes,
+                              ahead: timestampsAhead)
         guard try graphics.serialized(deadline: due, { try surface.swapBuffers(changed: changed) }) else { return }
         let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
@@ -420,7 +443,7 @@ public final class OutputWindow: @unchecked Sendable {
         }
         let fifo = surface.hasFifo && presentationTimes
         let timer = surface.hasCommitTimer && presentationTimes && settings.usesCommitTiming
-        let timestamps = surface.timestampedCommits
+        let timestamps = earlierTimestampedCommits + surface.timestampedCommits
         shared.withLock { state in
             state.statistics.usesFifo = fifo
             state.statistics.usesCommitTiming = timer

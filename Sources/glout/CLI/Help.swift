@@ -194,7 +194,8 @@ enum Help {
                           callback plus one period (to compare)
       --commit-timing     also give each commit its target refresh as a
                           commit-timing timestamp, where offered (off by default:
-                          mutter 48.7 may hold such a commit for good)
+                          mutter 48.7 holds a commit timestamped ahead; glout then
+                          remakes the surface and stops sending them ahead)
       --frame-path auto|egl|shm
                           how frames reach the compositor: shm (glout's own
                           wl_shm buffers, filled from a framebuffer: what auto

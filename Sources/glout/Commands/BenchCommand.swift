@@ -128,7 +128,7 @@ final class BenchCommand {
                                  compositor: PresentationReport(steady: samples, startup: startup,
                                                                 period: UInt64(period.inNanoseconds), interval: interval),
                                  fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false,
-                                 interval: interval))
+                                 timestampsHeld: statistics?.heldTimestamps ?? 0, interval: interval))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
         return BenchRun(mode: mode, presentationClock: stage.display.tracker.presentationClock,

@@ -200,6 +200,6 @@ final class RunCommand {
                      buffer_waits: stats.bufferWaits, presentation_rejected: stats.presentationRejected,
                      disconnected: disconnected, placement: .init(stats.placement, output: output),
                      landing: LandingSummary(window.landings), fifo: stats.usesFifo, commit_timing: stats.usesCommitTiming,
-                     timestamped_commits: stats.timestampedCommits)
+                     timestamped_commits: stats.timestampedCommits, timestamps_held: stats.heldTimestamps)
     }
 }

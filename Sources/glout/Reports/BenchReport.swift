@@ -18,6 +18,8 @@ struct BenchRun {
         /// Whether commits carried wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps.
         var fifo = false
         var commitTiming = false
+        /// Commits timestamped ahead that the compositor seemed to hold (each remade the surface).
+        var timestampsHeld: UInt64 = 0
         /// The display link's frame interval: the output asks for a frame every this many refreshes.
         var interval = 1
 
@@ -136,6 +138,7 @@ struct BenchRun {
             var compositor: PresentationReport?
             var fifo: Bool
             var commit_timing: Bool
+            var timestamps_held: UInt64
             var asked_fps: Double
             var share_asked_pct: Double
             var share_got_pct: Double
@@ -166,7 +169,7 @@ struct BenchRun {
                                                 outstanding_max: output.feedbackMostOutstanding,
                                                 dropped: output.feedbackDropped),
                          compositor: output.compositor, fifo: output.fifo, commit_timing: output.commitTiming,
-                         asked_fps: output.askedFramesPerSecond, share_asked_pct: share.asked, share_got_pct: share.got,
+                         timestamps_held: output.timestampsHeld, asked_fps: output.askedFramesPerSecond, share_asked_pct: share.asked, share_got_pct: share.got,
                          suspensions: output.suspensions, stall_ms: output.stallMilliseconds)
         }
         return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, presentation_clock: presentationClock,

@@ -27,10 +27,12 @@ struct RunStatistics: Encodable {
         /// How far from their targets its last frames (up to 4096) landed.
         var landing: LandingSummary?
         /// Whether commits carried wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps,
-        /// and how many carried a timestamp.
+        /// how many carried a timestamp, and how many the compositor seemed to hold for
+        /// one ahead of its commit (each remade the surface).
         var fifo: Bool
         var commit_timing: Bool
         var timestamped_commits: UInt64
+        var timestamps_held: UInt64
     }
 
     /// The facts that show a window covers its output, where no screenshot can.
