@@ -64,6 +64,22 @@ final class DisplayLinkTimingTests: XCTestCase {
         XCTAssertEqual(link.next(now: 3000 * ms), .draw)
     }
 
+    func test_aSurfaceMadeAgainAfterAStallEndsTheSuspensionAndItsOwnStallCountsAgain() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        _ = link.startFrame(now: 0)
+        XCTAssertEqual(link.next(now: 250 * ms), .wait(until: nil))
+        XCTAssertTrue(link.isSuspended)
+        link.surfaceReplaced()
+        XCTAssertFalse(link.isSuspended, "the old surface's suspension went with it")
+        link.requestRedraw()
+        XCTAssertEqual(link.next(now: 260 * ms), .draw, "the new surface's first frame")
+        _ = link.startFrame(now: 260 * ms)
+        XCTAssertEqual(link.next(now: 300 * ms), .wait(until: 510 * ms))
+        XCTAssertEqual(link.next(now: 510 * ms), .wait(until: nil))
+        XCTAssertTrue(link.isSuspended, "the new surface's own stall")
+        XCTAssertEqual(link.suspensions, 2)
+    }
+
     func test_theWaitForACallbackCountsFromTheCommitNotFromTheStartOfALongFrame() {
         var link = DisplayLinkTiming(modePeriod: 16 * ms)
         _ = link.startFrame(now: 0)

@@ -77,7 +77,8 @@ public final class Connection: @unchecked Sendable {
     /// has been dispatched (wl_display_roundtrip).
     public func roundtrip() throws {
         if dispatching({ wl_display_roundtrip(display) }) < 0 {
-            throw failure() ?? .connectionLost(errno: errno, message: nil)
+            let code = errno
+            throw failure() ?? .connectionLost(errno: code, message: nil)
         }
     }
 
@@ -160,7 +161,9 @@ public final class Connection: @unchecked Sendable {
     /// its handler with its lock released, and wl_display.error's handler records the
     /// protocol error only at its end: a thread that read the end of the stream meanwhile
     /// would record "connection closed" first, and the protocol error would be lost
-    /// (EventQueue reads the end of the stream only after this).
+    /// (EventQueue reads the end of the stream only after this). Not counted, so not waited
+    /// for: what Mesa dispatches on its own queue inside eglSwapBuffers (the EGL path), and
+    /// the end of the stream that libwayland's roundtrip reads itself.
     func waitForDispatchers(upTo limit: Duration) {
         let deadline = MonotonicClock.now() + UInt64(limit.inNanoseconds)
         while dispatchers.load(ordering: .sequentiallyConsistent) > 0, MonotonicClock.now() < deadline {

@@ -166,8 +166,9 @@ public final class EventQueue: @unchecked Sendable {
     /// once; nothing (another thread read it before this one was prepared), never; the end
     /// of the stream alone (no data before it) at once where no render thread reads, else
     /// once ``mainThreadEndGrace`` passed (the render threads read it themselves unless
-    /// they are all stalled).
-    /// `endOfStream`: what it reads is the end of the stream alone.
+    /// they are all stalled). A socket error other than EAGAIN or EINTR (ECONNRESET) counts
+    /// as the end of the stream. `endOfStream`: what it reads is the end of the stream
+    /// alone, which the caller reads only after ``dispatchBeforeEndOfStream()``.
     private func mainThreadShouldRead(_ socket: Int32) -> (read: Bool, endOfStream: Bool) {
         var byte: UInt8 = 0
         let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))

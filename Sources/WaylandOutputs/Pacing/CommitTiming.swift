@@ -35,16 +35,17 @@ final class CommitTiming {
         (2_000_000...1_000_000_000).contains(period) ? period - 1_000_000 : minimumLead
     }
 
-    /// A timestamp was sent and no commit has followed yet, and whether it was ahead: later
-    /// than the moment it was sent.
+    /// A timestamp was sent and no commit has followed yet.
     private var timestampPending = false
-    private var pendingAhead = false
-    /// Whether the last commit carried a timestamp that was ahead when it was sent.
+    /// That timestamp, on CLOCK_MONOTONIC.
+    private var pendingTime: UInt64 = 0
+    /// Whether the last commit carried a timestamp that was still ahead when it was
+    /// committed (a timestamp sent for a frame not committed rides on the next commit).
     private(set) var lastCommitAhead = false
 
     /// The surface was committed: what was prepared went with it.
     func committed() {
-        lastCommitAhead = timestampPending && pendingAhead
+        lastCommitAhead = timestampPending && pendingTime > MonotonicClock.now()
         timestampPending = false
     }
 
@@ -93,7 +94,7 @@ final class CommitTiming {
                                                  UInt32(truncatingIfNeeded: seconds), UInt32(UInt64(time) % 1_000_000_000))
                 timestamps += 1
                 timestampPending = true
-                pendingAhead = when > now
+                pendingTime = when
             }
         }
         if let fifo, barrier {

@@ -74,6 +74,12 @@ final class DisplayLink: ProxyOwner {
 
     func becomeIdle() { timing.becomeIdle() }
 
+    /// The surface is made again after its callbacks stopped (``DisplayLinkTiming/surfaceReplaced()``).
+    func surfaceReplaced() {
+        cancel()
+        timing.surfaceReplaced()
+    }
+
     func next(now: UInt64) -> DisplayLinkTiming.Action { timing.next(now: now) }
 
     /// Starts a frame: requests the frame callback that will pace the next one

@@ -109,6 +109,14 @@ struct DisplayLinkTiming: Sendable {
         isIdle = false
     }
 
+    /// The window's surface was made again after its callbacks stopped: the old surface's
+    /// suspension ends with it and its callback is no longer waited for, so that the new
+    /// surface's own stall, if any, is seen and counted afresh.
+    mutating func surfaceReplaced() {
+        isSuspended = false
+        callbackPending = false
+    }
+
     /// The renderer's picture will not change: draw nothing more until a redraw is
     /// requested. A callback still pending is not waited for, so the link never counts
     /// an idle output as suspended.

@@ -81,10 +81,11 @@ public final class OutputWindow: @unchecked Sendable {
         public var usesFifo = false
         public var usesCommitTiming = false
         public var timestampedCommits: UInt64 = 0
-        /// Times the compositor was taken to hold a commit for its timestamp: no frame
-        /// callback came after a commit timestamped ahead of the moment it was sent (mutter
-        /// 48.7 holds such commits for good). Each time the surface was made again, and
-        /// the window's timestamps are no longer ahead of their commits.
+        /// Whether the compositor was taken to hold a commit for its timestamp (0 or 1): no
+        /// frame callback came for the link's stall timeout (250 ms, or 8 frame intervals
+        /// where longer) after a commit whose timestamp was still ahead when it was
+        /// committed (mutter 48.7 holds such commits for good). The surface was then made
+        /// again, and the window sends no timestamp ahead of its commit from then on.
         public var heldTimestamps: UInt64 = 0
 
         /// Frames per second between the first and the last commit.
@@ -124,9 +125,10 @@ public final class OutputWindow: @unchecked Sendable {
     /// The surface's placement changed since the last commit (render thread only).
     private var placementChanged = true
     /// Whether commits may carry timestamps later than the moment they are sent; off once
-    /// the compositor held one. Timestamped commits of the surfaces before this one. Both
-    /// the render thread's own.
+    /// the compositor held one. The render thread's own.
     private var timestampsAhead = true
+    /// Timestamped commits of this window's surfaces before the current one. The render
+    /// thread's own.
     private var earlierTimestampedCommits: UInt64 = 0
     /// What the compositor sent out of range, said once a kind (render thread only).
     private var complaints = CompositorComplaints()
@@ -348,6 +350,7 @@ public final class OutputWindow: @unchecked Sendable {
                                 + "(mutter 48.7 holds such commits for good); the window's surface is made again, and its "
                                 + "timestamps are no longer ahead of their commits")
                     shared.withLock { $0.statistics.heldTimestamps += 1 }
+                    link.surfaceReplaced()
                     return
                 }
                 if wasSuspended {
