@@ -92,6 +92,10 @@ struct BenchRun {
                     line += ", landing p50 \(format(landing.p50_ms, 2)) p99 \(format(landing.p99_ms, 2)) max "
                         + "\(format(landing.max_ms, 2)) ms (targets: \(landing.target))"
                 }
+                if let grid = compositor.own_grid {
+                    line += ", off its own grid p99 \(format(grid.presented_off_ms.p99, 2)) ms"
+                        + (grid.target_off_ms.map { " (targets p99 \(format($0.p99, 2)) ms)" } ?? "")
+                }
                 if let startup = compositor.startup_landing {
                     line += ", start-up landing p50 \(format(startup.p50_ms, 2)) max \(format(startup.max_ms, 2)) ms"
                 }
