@@ -136,6 +136,69 @@ final class RefreshPhaseTests: XCTestCase {
         XCTAssertLessThan((Int64(target) - Int64(start + 12_000_000)).magnitude, 500_000, "the latency, not a grid")
     }
 
+    /// A repeatable sequence of pseudo-random numbers (31 bits each).
+    static func randomNumbers(seed: UInt64) -> () -> UInt64 {
+        var state = seed
+        return {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+    }
+
+    /// Headless wlroots times each refresh from the one before: 16 ms after the last
+    /// output commit, plus however late the timer and the compositing were (mostly a
+    /// little, now and then 3 ms), so its refreshes wander off any grid, while a frame
+    /// started at the callback (which comes with the last presentation) reaches the screen
+    /// a steady time later, give or take when the callback was read. The targets follow
+    /// that time: only the late refreshes themselves, which nothing could foresee, land
+    /// more than 1 ms off, not the frames after them as a grid that catches up a quarter
+    /// at a time would.
+    func test_refreshesTimedFromTheOneBeforeAreTargetedByTheirLatency() throws {
+        var phase = RefreshPhase()
+        let random = RefreshPhaseTests.randomNumbers(seed: 12345)
+        var presented = base
+        var misses = 0, late = 0
+        for i in 0..<600 {
+            // The callback is read up to 1 ms after it came: the latency is off a little
+            // every time.
+            let start = presented + random() % 1_000_000
+            let spike = random() % 25 == 0
+            let next = presented + 16_300_000 + (spike ? 3_000_000 : 0)
+            if i >= 300 {
+                if spike { late += 1 }
+                let target = try XCTUnwrap(phase.target(start: start, commit: start + 2_000_000))
+                if Int64(bitPattern: next &- target).magnitude > 1_000_000 { misses += 1 }
+            }
+            phase.presented(at: next, refresh: 16_666_667, sequence: 0, nominal: 16_666_667, started: start,
+                            committed: start + 2_000_000)
+            presented = next
+        }
+        XCTAssertLessThanOrEqual(misses, late + 3, "\(misses) of 300 targets more than 1 ms off, \(late) refreshes late")
+    }
+
+    /// mutter's presented times scatter: now and then one comes 3 ms late and the next is
+    /// back on the grid. The grid stays: the frames after a late one are targeted at the
+    /// refresh, not at where the late one was.
+    func test_latePresentationsThatTheNextDoNotFollowLeaveTheGrid() throws {
+        var phase = RefreshPhase()
+        let random = RefreshPhaseTests.randomNumbers(seed: 99)
+        var misses = 0, late = 0
+        for i in 0..<600 {
+            let refresh = base + UInt64(i + 1) * period
+            let start = refresh - period + random() % 1_000_000
+            let isLate = random() % 25 == 0
+            let presented = refresh + (isLate ? 3_000_000 : 0)
+            if i >= 300 {
+                if isLate { late += 1 }
+                let target = try XCTUnwrap(phase.target(start: start, commit: start + 2_000_000))
+                if Int64(bitPattern: presented &- target).magnitude > 1_000_000 { misses += 1 }
+            }
+            phase.presented(at: presented, refresh: period, sequence: 0, nominal: period, started: start,
+                            committed: start + 2_000_000)
+        }
+        XCTAssertLessThanOrEqual(misses, late + 3, "\(misses) of 300 targets more than 1 ms off, \(late) presentations late")
+    }
+
     func test_presentationsThatKeepAPeriodOfTheirOwnAreMeasuredNotTheOneSaid() throws {
         // weston's headless output on a slow machine: every 17.7 ms, a reported 16.7.
         var phase = RefreshPhase()

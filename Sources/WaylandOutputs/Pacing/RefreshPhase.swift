@@ -6,7 +6,9 @@
 ///
 /// The period is the compositor's (wp_presentation_feedback.presented refresh) where it
 /// reports one, else the mode's, else measured; the phase follows each presentation,
-/// a quarter of the way at a time, so that one late timestamp moves it little. Refresh
+/// a quarter of the way at a time, so that one late timestamp moves it little, except
+/// where an output's presentations well off the grid have lately been steps that the
+/// refreshes after them kept (headless wlroots): such a one is followed at once. Refresh
 /// counts come from the sequence where the compositor gives one (mutter), else from the
 /// distance in periods. A presentation off the grid by more than a quarter period is
 /// ignored, and three in a row are a jump: the grid starts again from the last one.
@@ -26,6 +28,15 @@ struct RefreshPhase: Sendable, Equatable {
     /// The latest errors of presentations against the grid, signed.
     private var errors: [Int64] = []
     private(set) var measuresOwnPeriod = false
+    /// Whether presentations well off the grid have lately been steps that the refreshes
+    /// after them kept (above 0) or late ones that they did not (below), from -3 to 3; and
+    /// the last such error, with the gain (in quarters) the grid took it with.
+    private var stepEvidence = 0
+    private var lastLargeError: LargeError?
+    private struct LargeError: Sendable, Equatable {
+        var error: Int64
+        var gain: Int64
+    }
     /// Intervals measured while neither the compositor nor the mode gave a period.
     private var measured = 0
     /// How many intervals the period is measured from where nothing gives it.
@@ -35,8 +46,11 @@ struct RefreshPhase: Sendable, Equatable {
     private var offsets: [UInt64] = []
     private var margins: [UInt64] = []
     /// How far each way of predicting was from the presented times of the latest frames
-    /// (nanoseconds), compared by their medians: a refresh the compositor missed moves
-    /// neither.
+    /// (nanoseconds), compared by their means with each error capped at a quarter period
+    /// (``score(_:)``): a refresh the compositor missed costs both the same, and a way
+    /// whose errors are small at the middle but large now and then (a grid on a
+    /// compositor that times each refresh from the one before, as headless wlroots does,
+    /// so that its refreshes wander) loses to one that is a little off every time.
     private var gridErrors: [UInt64] = []
     private var latencyErrors: [UInt64] = []
     /// How many of the latest offsets the grid's median is taken over: few enough that the
@@ -66,10 +80,10 @@ struct RefreshPhase: Sendable, Equatable {
             // How near each prediction, made now for this frame, comes to where it went.
             let commit = committed ?? started
             if let grid = gridTarget(start: started, commit: commit) {
-                remember(&gridErrors, Int64(bitPattern: time &- grid).magnitude, keeping: RefreshPhase.recent)
+                remember(&gridErrors, Int64(bitPattern: time &- grid).magnitude)
             }
             if let latency = latencyTarget(start: started) {
-                remember(&latencyErrors, Int64(bitPattern: time &- latency).magnitude, keeping: RefreshPhase.recent)
+                remember(&latencyErrors, Int64(bitPattern: time &- latency).magnitude)
             }
         }
         defer {
@@ -126,10 +140,10 @@ struct RefreshPhase: Sendable, Equatable {
                     startMeasuring(at: time, sequence: sequence)
                     return
                 }
-                let kept = (period: self.period, offsets: offsets, margins: margins, latencyErrors: latencyErrors,
-                            jumps: jumps, own: measuresOwnPeriod, measured: measured)
+                let kept = (period: self.period, offsets: offsets, margins: margins, gridErrors: gridErrors,
+                            latencyErrors: latencyErrors, jumps: jumps, own: measuresOwnPeriod, measured: measured)
                 reset()
-                (self.period, offsets, margins, latencyErrors, jumps, measuresOwnPeriod, measured) = kept
+                (self.period, offsets, margins, gridErrors, latencyErrors, jumps, measuresOwnPeriod, measured) = kept
                 self.anchor = time
                 anchorSequence = sequence
                 samples = 1
@@ -146,7 +160,25 @@ struct RefreshPhase: Sendable, Equatable {
             startMeasuring(at: time, sequence: sequence)
             return
         }
-        self.anchor = UInt64(bitPattern: predicted &+ error / 4)
+        // A presentation well off the grid is either a late one (the grid stays; mutter's
+        // presented times scatter so) or a step (every refresh after it follows: headless
+        // wlroots times each refresh from the one before). Which, each output shows by what
+        // came after its last such presentations; a step is followed at once.
+        let large = period / 32
+        let gain: Int64 = error.magnitude > large && stepEvidence > 0 ? 4 : 1
+        if let last = lastLargeError {
+            // The presentation after a large error tells which it was (and is not taken as
+            // one of its own: after a late one, the grid's own return looks like a step).
+            // This error, were the last one a step, and were it late only.
+            let ifStep = last.error - last.error * last.gain / 4
+            let ifLate = -(last.error * last.gain / 4)
+            let stepped = (error &- ifStep).magnitude < (error &- ifLate).magnitude
+            stepEvidence = min(3, max(-3, stepEvidence + (stepped ? 1 : -1)))
+            lastLargeError = nil
+        } else if error.magnitude > large {
+            lastLargeError = LargeError(error: error, gain: gain)
+        }
+        self.anchor = UInt64(bitPattern: predicted &+ error * gain / 4)
         anchorSequence = sequence
         if let reported {
             self.period = reported
@@ -154,7 +186,7 @@ struct RefreshPhase: Sendable, Equatable {
             // Measured: nudge the period by the error spread over the refreshes between,
             // within 10% of the mode's (headless wlroots ticks whole milliseconds: 16 for
             // "60 Hz", 4% off).
-            var adjusted = Int64(period) + error / count / 4
+            var adjusted = Int64(period) + error / count / 16
             if let nominal, nominal > 0 {
                 let slack = Int64(nominal / 10)
                 adjusted = min(max(adjusted, Int64(nominal) - slack), Int64(nominal) + slack)
@@ -168,9 +200,9 @@ struct RefreshPhase: Sendable, Equatable {
     /// now on, whatever the compositor or the mode says; how long frames take to the
     /// screen is kept.
     private mutating func startMeasuring(at time: UInt64, sequence: UInt64) {
-        let kept = (offsets: offsets, margins: margins, latencyErrors: latencyErrors)
+        let kept = (offsets: offsets, margins: margins, gridErrors: gridErrors, latencyErrors: latencyErrors)
         self = RefreshPhase()
-        (offsets, margins, latencyErrors) = kept
+        (offsets, margins, gridErrors, latencyErrors) = kept
         measuresOwnPeriod = true
         anchor = time
         anchorSequence = sequence
@@ -198,16 +230,26 @@ struct RefreshPhase: Sendable, Equatable {
     /// presented, nil while nothing is known: by the grid (``gridTarget(start:commit:)``)
     /// or by the time recent frames took to the screen (``latencyTarget(start:)``),
     /// whichever has lately been nearer the presented times. The grid is right where the
-    /// compositor keeps to its refresh; the latency where it presents off it, as weston's
-    /// headless output does on a machine too slow for its refresh (every 19 to 21 ms, with
-    /// a reported period of 16.7 ms).
+    /// compositor keeps to its refresh (kwin, mutter); the latency where it presents off
+    /// it, as weston's headless output does on a machine too slow for its refresh (every
+    /// 19 to 21 ms, with a reported period of 16.7 ms), and where each refresh is timed
+    /// from the one before (headless wlroots), so that a grid drifts off it by a
+    /// compositing time now and then while the time from a frame callback to the screen
+    /// stays.
     func target(start: UInt64, commit: UInt64) -> UInt64? {
         let grid = gridTarget(start: start, commit: commit)
         guard let latency = latencyTarget(start: start) else { return grid }
         guard let grid else { return latency }
-        guard let gridError = RefreshPhase.median(gridErrors[...]), let latencyError = RefreshPhase.median(latencyErrors[...]),
-              latencyError < gridError else { return grid }
+        guard let gridError = score(gridErrors), let latencyError = score(latencyErrors), latencyError < gridError
+        else { return grid }
         return latency
+    }
+
+    /// The mean of `errors`, each capped at a quarter period; nil for fewer than 8.
+    private func score(_ errors: [UInt64]) -> UInt64? {
+        guard errors.count >= 8 else { return nil }
+        let cap = (period ?? 16_666_667) / 4
+        return errors.reduce(0) { $0 + min($1, cap) } / UInt64(errors.count)
     }
 
     /// The refresh on the grid a frame started at `start`, to be committed about `commit`,
