@@ -5,7 +5,9 @@
 # and with the frame-callback estimate (--targets estimated), both from the same glout.
 # glout bench --duration SECONDS, one output of MODE (default 800x600@60) or the nearest
 # each compositor allows, so that the machine is not short of CPU. JSON per run in
-# bench/results/targets/STACK/, and the Markdown table on stdout.
+# bench/results/targets/STACK/, and the Markdown table on stdout. "Own grid" is a line fitted
+# afterwards through the compositor's presented times (glout bench's own_grid): how far
+# its presentations lie off a steady refresh, and how far glout's targets did.
 #
 #   bench/targets.sh [--stacks] [--mode WxH@HZ] [SECONDS] [COMPOSITOR...]   (default 15 s)
 #
@@ -58,20 +60,25 @@ done
 
 python3 - "${rows[@]}" <<'PY'
 import json, os, sys
-print("| compositor | output | targets | fps | next refresh | presented interval p99 | landing p50 | p99 | max | target source | fifo |")
-print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+print("| compositor | output | targets | fps | next refresh | presented interval p99 | landing p50 | p99 | max "
+      "| presented off own grid p99 | target off own grid p50 | p99 | target source | fifo |")
+print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
 for row in sys.argv[1:]:
     path, version, targets = row.split("|")
     if not os.path.exists(path):
-        print(f"| {version} | (no result) | {targets} | | | | | | | | |")
+        print(f"| {version} | (no result) | {targets} | | | | | | | | | | | |")
         continue
     for output in json.load(open(path))["outputs"]:
         compositor = output.get("compositor") or {}
         landing = compositor.get("landing") or {}
         interval = compositor.get("presented_interval_ms") or {}
+        grid = compositor.get("own_grid") or {}
+        off = grid.get("presented_off_ms") or {}
+        aim = grid.get("target_off_ms") or {}
         def ms(value): return "-" if value is None else f"{value:.2f}"
         print(f'| {version} | {output["name"]} @ {output["refresh_mhz"] / 1000:g} Hz | {targets} | {output["fps"]:.1f} | '
               f'{compositor.get("next_refresh_pct", 0):.1f}% | {ms(interval.get("p99"))} ms | {ms(landing.get("p50_ms"))} ms | '
-              f'{ms(landing.get("p99_ms"))} ms | {ms(landing.get("max_ms"))} ms | {landing.get("target", "-")} | '
+              f'{ms(landing.get("p99_ms"))} ms | {ms(landing.get("max_ms"))} ms | {ms(off.get("p99"))} ms | '
+              f'{ms(aim.get("p50"))} ms | {ms(aim.get("p99"))} ms | {landing.get("target", "-")} | '
               f'{"yes" if output.get("fifo") else "no"} |')
 PY
