@@ -287,12 +287,15 @@ final class TouchTests: IntegrationTestCase {
             glout.signal(SIGTERM)
             XCTAssertEqual(glout.wait().status, 0, glout.stderr)
         }
-        /// A still picture of both outputs: two captures in a row equal.
+        /// A still picture of both outputs: two captures in a row equal, each of the
+        /// output's own 800x600 pixels (the first, CPU-written draft is a smaller buffer the
+        /// compositor scales, and may stay up for a while in a slow sanitizer build).
         func settled() throws -> (Image, Image) {
             var last: (Image, Image)?
             var now: (Image, Image)?
             try waitUntil("both outputs settle") {
-                guard let one = try compositor.screenshot("TEST-1"), let two = try compositor.screenshot("TEST-2") else { return false }
+                guard let one = try compositor.screenshot("TEST-1"), let two = try compositor.screenshot("TEST-2"),
+                      [one.width, one.height, two.width, two.height] == [800, 600, 800, 600] else { return false }
                 defer { last = (one, two) }
                 now = (one, two)
                 return last.map { $0.0 == one && $0.1 == two } ?? false

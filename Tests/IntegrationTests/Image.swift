@@ -42,15 +42,20 @@ struct Image: Equatable {
         return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
     }
 
-    /// The part of the picture inside the rectangle.
+    /// The part of the picture inside the rectangle, cut to the picture's own bounds: a
+    /// rectangle partly or wholly outside a smaller picture than expected (a draft frame,
+    /// a buffer of another size) gives a smaller or empty image, which compares unequal,
+    /// never a trap that would end the whole test process.
     func cropped(x: Int, y: Int, width w: Int, height h: Int) -> Image {
+        let left = min(max(x, 0), width), right = min(max(x + w, left), width)
+        let top = min(max(y, 0), height), bottom = min(max(y + h, top), height)
         var out = [UInt8]()
-        out.reserveCapacity(w * h * 3)
-        for row in y..<(y + h) {
-            let start = (row * width + x) * 3
-            out.append(contentsOf: pixels[start..<(start + w * 3)])
+        out.reserveCapacity((right - left) * (bottom - top) * 3)
+        for row in top..<bottom {
+            let start = (row * width + left) * 3
+            out.append(contentsOf: pixels[start..<(start + (right - left) * 3)])
         }
-        return Image(width: w, height: h, pixels: out)
+        return Image(width: right - left, height: bottom - top, pixels: out)
     }
 
     /// Box-filtered down to `w` x `h` (each target pixel averages its source area).

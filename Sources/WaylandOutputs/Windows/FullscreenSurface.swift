@@ -282,6 +282,20 @@ public final class FullscreenSurface: ProxyOwner {
         }
     }
 
+    /// The draft first frame, where frames go through wl_shm buffers, written by `draw`
+    /// straight into a buffer of the target's size (see
+    /// ``OutputRenderer/drawDraft(_:into:in:)``) and committed with no GL call. Returns
+    /// nil where this surface shows no draft, has no wl_shm buffers or `draw` wrote
+    /// nothing (then draw it as any frame); false when no buffer is free; true once
+    /// committed. Call ``prepareCommit(target:period:fifo:ahead:)`` first, as for
+    /// ``swapBuffers(changed:)``.
+    public func commitDraft(drawnBy draw: (UnsafeMutableBufferPointer<UInt32>) -> Bool) throws -> Bool? {
+        guard isDraft, let frames else { return nil }
+        let committed = try frames.commit(on: surface.surface, size: target.pixelSize, drawnBy: draw)
+        if committed == true { commitTiming?.committed() }
+        return committed
+    }
+
     /// Whether the compositor offers wp_fifo_v1 and wp_commit_timing_v1 for this surface.
     public var hasFifo: Bool { commitTiming?.hasFifo ?? false }
     public var hasCommitTimer: Bool { commitTiming?.hasTimer ?? false }

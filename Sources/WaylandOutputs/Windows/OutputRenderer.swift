@@ -28,12 +28,24 @@ public protocol OutputRenderer: AnyObject {
     /// compositor recomposes only those (wl_surface.damage_buffer). Naming too little
     /// leaves old pixels on screen; naming too much only costs time.
     func changedRegions(in target: RenderTarget) -> [Rect]?
+
+    /// The draft first frame drawn without GL, where the window shows one
+    /// (``FullscreenSurface/Options/draftFirstFrame``) through wl_shm buffers: writes the
+    /// target's picture into `pixels` (the target's pixel size, rows top first, each pixel
+    /// 0xAARRGGBB with alpha 0xFF) and returns true, or returns false, writing nothing, to
+    /// draw the draft with ``render(_:in:)`` as any frame (the default). No GL call may be
+    /// made here, and no context need be current. On a driver that rasterizes on the CPU,
+    /// the first draw with any program waits for the program's code to be compiled (about
+    /// 100 ms with an empty shader cache): a picture the CPU writes needs none.
+    func drawDraft(_ frame: DisplayLinkFrame, into pixels: UnsafeMutableBufferPointer<UInt32>, in target: RenderTarget) -> Bool
 }
 
 extension OutputRenderer {
     public func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {}
     public var isAnimating: Bool { true }
     public func changedRegions(in target: RenderTarget) -> [Rect]? { nil }
+    public func drawDraft(_ frame: DisplayLinkFrame, into pixels: UnsafeMutableBufferPointer<UInt32>,
+                          in target: RenderTarget) -> Bool { false }
 }
 
 /// The surface a renderer draws into.

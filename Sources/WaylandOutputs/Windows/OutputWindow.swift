@@ -392,6 +392,25 @@ public final class OutputWindow: @unchecked Sendable {
         // moves later as a frame waits longer for its turns, and a frame that waited
         // would then wait longer still: three of eight outputs starved so.)
         let due = min(frame.targetTimestamp, frame.timestamp + frame.duration * link.timing.effectiveInterval)
+        let settings = link.timing.settings
+        let presentationTimes = settings.usesPresentationTimes
+        if surface.isDraft, surface.canCommit {
+            // A draft the renderer writes without GL needs no turn and no program compiled.
+            let target = surface.target
+            let drawn = try surface.commitDraft { pixels in
+                let drawStart = MonotonicClock.now()
+                guard renderer.drawDraft(frame, into: pixels, in: target) else { return false }
+                let drawTime = (Double(MonotonicClock.now() - drawStart) / 1e5).rounded() / 10
+                log.debug("output \(surface.output.printableName): its draft took \(drawTime) ms to write")
+                surface.prepareCommit(target: nil, period: frame.duration, fifo: presentationTimes)
+                return true
+            }
+            if drawn == true {
+                finish(frame, callback: callback, start: now, cpuBefore: cpuBefore, target: target, surface: surface,
+                       renderer: renderer, link: link, feedback: feedback, withoutGL: true)
+                return
+            }
+        }
         let (target, changed) = try graphics.serialized(deadline: due) {
             try surface.beginFrame()
             let target = surface.target
@@ -406,17 +425,26 @@ public final class OutputWindow: @unchecked Sendable {
         }
         guard try waitUntilCommitPossible(surface) else { return }
         // A frame aimed at a real refresh tells the compositor which (commit timing, fifo).
-        let settings = link.timing.settings
-        let presentationTimes = settings.usesPresentationTimes
         let stamped = settings.usesCommitTiming && presentationTimes && frame.targetSource == .presentation
         surface.prepareCommit(target: stamped ? frame.targetTimestamp : nil, period: frame.duration, fifo: presentationTimes,
                               ahead: timestampsAhead)
         guard try graphics.serialized(deadline: due, { try surface.swapBuffers(changed: changed) }) else { return }
+        finish(frame, callback: callback, start: now, cpuBefore: cpuBefore, target: target, surface: surface,
+               renderer: renderer, link: link, feedback: feedback)
+    }
+
+    /// After a frame's commit: the draft's end, the frame's sample, idleness and the
+    /// window's statistics.
+    private func finish(_ frame: DisplayLinkFrame, callback: (arrival: UInt64, time: UInt32)?, start now: UInt64,
+                        cpuBefore: UInt64, target: RenderTarget, surface: FullscreenSurface, renderer: any OutputRenderer,
+                        link: DisplayLink, feedback: PresentationFeedback?, withoutGL: Bool = false) {
+        let settings = link.timing.settings
+        let presentationTimes = settings.usesPresentationTimes
         let commit = MonotonicClock.now()
         let wasDraft = surface.isDraft
         if wasDraft {
-            log.debug("output \(surface.output.printableName): the first frame was a draft of \(target.pixelSize) scaled to the output; "
-                      + "the next is whole")
+            log.debug("output \(surface.output.printableName): the first frame was a draft of \(target.pixelSize) scaled to the output"
+                      + (withoutGL ? ", written without GL" : "") + "; the next is whole")
             // The whole frame follows at the draft's frame callback, as any next frame,
             // by when the configure the compositor sends a newly mapped window has come.
             surface.finishDraft()

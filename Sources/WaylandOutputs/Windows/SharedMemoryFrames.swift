@@ -159,6 +159,30 @@ final class SharedMemoryFrames {
         return true
     }
 
+    /// Lets `draw` write a frame of `size` straight into a free buffer (rows top first,
+    /// 0xAARRGGBB) and commits it whole on `surface`, with no GL call; the framebuffer
+    /// object is left as it was, so the next frame read from it is copied whole. Returns
+    /// nil when `draw` wrote nothing (it returned false), false when every buffer is still
+    /// the compositor's, true once committed.
+    func commit(on surface: OpaquePointer, size: Size,
+                drawnBy draw: (UnsafeMutableBufferPointer<UInt32>) -> Bool) throws -> Bool? {
+        guard let buffer = try freeBuffer(size: size) else { return false }
+        let count = Int(size.width) * Int(size.height)
+        let pixels = UnsafeMutableBufferPointer(start: buffer.memory.bindMemory(to: UInt32.self, capacity: count), count: count)
+        guard draw(pixels) else { return nil }
+        // What the buffer holds now is not the framebuffer's: a later frame of this size
+        // copies into it whole.
+        buffer.stale = .everything
+        ledger.reset()
+        holdsFrame = false
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        wl_surface_damage_buffer(surface, 0, 0, size.width, size.height)
+        wl_surface_commit(surface)
+        queue.connection.flush()
+        buffer.isBusy = true
+        return true
+    }
+
     /// Destroys the buffers, and the framebuffer object where the context that made it is
     /// current (elsewhere its GL objects go with that context). Calling it again does nothing.
     func release() {
