@@ -292,6 +292,29 @@ final class SceneRenderer: OutputRenderer {
         return (view, layout)
     }
 
+    /// The draft first frame of the control and content views, written by the CPU
+    /// (``DraftPicture``); the span, custom content and snapshots draw theirs with GL.
+    func drawDraft(_ frame: DisplayLinkFrame, into pixels: UnsafeMutableBufferPointer<UInt32>, in target: RenderTarget) -> Bool {
+        guard drawsFirstFrameFast else { return false }
+        let state = scene.snapshot
+        let (view, layout) = arrange(target: target, state: state)
+        guard view == .control || (view == .content && content == nil) else { return false }
+        let time = state.time(at: frame.timestamp)
+        let picture = DraftPicture(
+            view: view, size: target.pixelSize, canvas: layout.canvas,
+            accent: view == .control ? state.accent : state.contentAccent, time: time,
+            pixelsPerPoint: target.pixelsPerPoint, bandHeight: layout.bandHeight,
+            hand: SceneRenderer.handDirection(time: time), dial: layout.dial, tiles: layout.tiles,
+            grid: (Double(layout.gridColumns), Double(layout.gridRows), Double(max(1, arrangement.count)),
+                   Double(arrangement.primaryIndex)),
+            rings: layout.rings, strip: layout.strip,
+            barX: layout.pacingBarX(frame: SceneRenderer.frameNumber(frame, state: state), pixelsPerPoint: target.pixelsPerPoint))
+        picture.draw(into: pixels)
+        // The next frame is the whole one, drawn through the layer.
+        direct = false
+        return true
+    }
+
     /// Draws the whole picture once into the layer, with the dashboard's still text.
     private func drawStill(program: GLuint, view: SceneView, layout: SceneLayout, state: Scene.State,
                            target: RenderTarget, dashboard drawsDashboard: Bool) throws {
