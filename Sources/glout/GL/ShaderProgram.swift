@@ -128,6 +128,7 @@ final class ScenePrograms: Sendable {
         switch fragment {
         case "text.frag": "text.vert"
         case "triangle.frag": "triangle.vert"
+        case "rings.frag": "rings.vert"
         default: "fullscreen.vert"
         }
     }

@@ -386,7 +386,7 @@ final class SceneRenderer: OutputRenderer {
             glEnable(GLenum(GL_SCISSOR_TEST))
             glEnable(GLenum(GL_BLEND))
             glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
-            shade(ringsRegion, target: target)
+            shade(ringsRegion, target: target, vertices: 18)
             glDisable(GLenum(GL_BLEND))
             glDisable(GLenum(GL_SCISSOR_TEST))
         }
@@ -460,13 +460,14 @@ final class SceneRenderer: OutputRenderer {
         glDisable(GLenum(GL_BLEND))
     }
 
-    /// Draws the bound program into `region` of the bound framebuffer only.
-    private func shade(_ region: Rect, target: RenderTarget) {
+    /// Draws the bound program into `region` of the bound framebuffer only: its vertex
+    /// shader's `vertices` (fullscreen.vert's one triangle unless told).
+    private func shade(_ region: Rect, target: RenderTarget, vertices: Int32 = 3) {
         guard region.width > 0, region.height > 0 else { return }
         changed.append(region)
         let flipped = region.flippedY(containerHeight: target.pixelSize.height)
         glScissor(flipped.x, flipped.y, flipped.width, flipped.height)
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, vertices)
     }
 
     /// The frame number the pacing bar and the label show: the frame's index, or where
