@@ -22,12 +22,15 @@ let package = Package(
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // FFmpeg's libavformat, libavcodec and libswscale, for --content videos (glout's too).
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]),
         // The library: outputs, their surfaces and display links. Knows nothing of glout.
         .target(name: "WaylandOutputs", dependencies: ["CWayland", "CGLES", "CXKBCommon"]),
         // The command-line program; shaders/ is compiled into it by the EmbedShaders plugin.
         .executableTarget(
             name: "glout",
-            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG"],
+            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG", "CFFmpeg"],
             plugins: ["EmbedShaders"]
         ),
         .plugin(name: "EmbedShaders", capability: .buildTool()),

@@ -21,4 +21,6 @@ layout(std140) uniform Frame {
     vec4 u_pacing0; // --scene pacing: lit cell, cell count, flash (1: this frame), band height
     vec4 u_pacing1; // --scene pacing: the frame-skip strip (x, y, w, h)
     vec4 u_pacing2; // --scene pacing: first object row's top, object size, unused, unused
+    vec4 u_video0;  // --content video: Y offset and scale, U/V offset and scale (0 to 1 texels)
+    vec4 u_video1;  // --content video: R from V, G from U, G from V, B from U
 };

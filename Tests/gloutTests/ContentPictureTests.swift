@@ -56,14 +56,28 @@ final class ContentPictureTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("content-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Canvas(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128]).writePNG(to: path)
-        guard case .image(let image) = try ContentPicture.load(path) else { return XCTFail("not read as an image") }
+        guard case .image(let image) = try ContentPicture.load(path, log: Log { _, _ in }) else { return XCTFail("not read as an image") }
         XCTAssertEqual(image.width, 2)
         XCTAssertEqual(image.height, 1)
         XCTAssertEqual(image.pixels, [10, 20, 30, 255, 40, 50, 60, 128])
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]).write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try ContentPicture.load(path)) { error in
+        XCTAssertThrowsError(try ContentPicture.load(path, log: Log { _, _ in })) { error in
             XCTAssertTrue("\(error)".contains("not a PNG glout can read (libpng: "), "\(error)")
         }
+    }
+
+    /// What a --content file is comes from its first bytes, not its name.
+    func test_aFileIsAPictureAShaderOrAVideoByItsContents() {
+        XCTAssertEqual(ContentPicture.kind(of: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0], cut: false), .png)
+        XCTAssertEqual(ContentPicture.kind(of: Array("#version 300 es\nvoid main() {}\n".utf8), cut: false), .text)
+        XCTAssertEqual(ContentPicture.kind(of: [], cut: false), .text)
+        // An MP4's first box, with NUL bytes in its size.
+        XCTAssertEqual(ContentPicture.kind(of: [0, 0, 0, 0x20] + Array("ftypisom".utf8), cut: true), .other)
+        // Bytes that are not UTF-8, and a character cut at the end of what was read.
+        XCTAssertEqual(ContentPicture.kind(of: [0x47, 0xFF, 0x10, 0x47], cut: true), .other)
+        let cut = Array("// é".utf8).dropLast()
+        XCTAssertEqual(ContentPicture.kind(of: Array(cut), cut: true), .text)
+        XCTAssertEqual(ContentPicture.kind(of: Array(cut), cut: false), .other)
     }
 
     func test_theLabelDescribesModesAndScales() {

@@ -43,6 +43,24 @@ enum FileSystem {
         String(decoding: try readBytes(path, for: option, limit: textLimit), as: UTF8.self)
     }
 
+    /// The first `count` bytes of file `path` (fewer when it is shorter).
+    static func readStart(_ path: String, for option: String, count: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw GloutError("\(option) \(path): cannot read the file (\(reason()))") }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count), have = 0
+        while have < count {
+            let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + have, count - have) }
+            if got == 0 { break }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw GloutError("\(option) \(path): cannot read the file (\(reason()))")
+            }
+            have += got
+        }
+        return Array(bytes.prefix(have))
+    }
+
     /// The whole of file `path`, refused when it holds more than `limit` bytes.
     static func readBytes(_ path: String, for option: String, limit: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

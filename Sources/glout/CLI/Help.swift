@@ -140,11 +140,14 @@ enum Help {
       --machine NAME      this machine's name in the wall file (default: the
                           host name)
       --clock monotonic|realtime
-                          span: scene time from CLOCK_MONOTONIC since glout started
-                          (the default), or from CLOCK_REALTIME (the default for
-                          a wall), which a time service such as chrony or linuxptp
-                          keeps in step across machines; glout itself sends
-                          nothing over the network
+                          span and --content videos: time from CLOCK_MONOTONIC
+                          since glout started (the default), or from CLOCK_REALTIME
+                          (the default for a wall), which a time service such as
+                          chrony or linuxptp keeps in step across machines; glout
+                          itself sends nothing over the network. A video on the
+                          realtime clock is at CLOCK_REALTIME modulo its length,
+                          in any layout: the same frame at the same instant on
+                          every machine that plays the file
       --scene views|triangle|pacing
                           views (default): the control and content views.
                           triangle: one turning triangle on black on every
@@ -156,11 +159,14 @@ enum Help {
                           refreshes (default 60; 0: none)
       --content [NAME=]FILE
                           show FILE instead of the content view on output NAME (or
-                          every output): a PNG, fitted as --scale-mode says and
-                          drawn once (it costs nothing while it stands), or a GLSL
-                          ES 3.00 fragment shader that may #include "frame.glsl"
-                          and "canvas.glsl" for glout's inputs (repeatable; the
-                          primary shows it too with --control none)
+                          every output), by what FILE holds, not its name: a PNG,
+                          fitted as --scale-mode says and drawn once (it costs
+                          nothing while it stands); a GLSL ES 3.00 fragment shader
+                          that may #include "frame.glsl" and "canvas.glsl" for
+                          glout's inputs; or a video FFmpeg decodes (no sound),
+                          looped, each refresh showing the frame its target time
+                          calls for on the --clock (repeatable; the primary shows
+                          it too with --control none)
       --primary NAME      the output that shows the control view (default: the
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)
@@ -182,9 +188,9 @@ enum Help {
                           output (wp_viewporter); a size the output does not list
                           is an error unless --allow-custom
       --scale-mode fit|fill|stretch
-                          how a --mode or --content image of another shape fits
-                          the output: fit (the default) keeps the aspect with
-                          black bars, fill crops, stretch distorts
+                          how a --mode, or a --content image or video, of another
+                          shape fits the output: fit (the default) keeps the
+                          aspect with black bars, fill crops, stretch distorts
       --allow-custom      accept --mode sizes the output does not list
       --targets presented|estimated
                           what each frame is drawn for: presented (the default)

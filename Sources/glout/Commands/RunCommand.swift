@@ -38,7 +38,7 @@ final class RunCommand {
             failure = GloutError(error)
         }
         let duration = (MonotonicInstant.now - started).inSeconds
-        let statistics = (closed + stage.display.closeWindows().map { entry($0, disconnected: false) })
+        let statistics = (closed + stage.display.closeWindows().map { entry($0, disconnected: false, stage: stage) })
             .sorted { $0.name < $1.name }
         stage.restoreModes()
         if let statsFile {
@@ -103,7 +103,7 @@ final class RunCommand {
             try? stage.refreshSpan()
             if let window {
                 releaseFreedMemory()
-                closed.append(entry(window, disconnected: true))
+                closed.append(entry(window, disconnected: true, stage: stage))
                 log.info("output \(output.printableName): disconnected after \(window.statistics.frames) frames")
             }
             noteIfEmpty(stage)
@@ -187,7 +187,7 @@ final class RunCommand {
         }
     }
 
-    private func entry(_ window: WindowSummary, disconnected: Bool) -> RunStatistics.Entry {
+    private func entry(_ window: WindowSummary, disconnected: Bool, stage: Stage) -> RunStatistics.Entry {
         let stats = window.statistics, output = window.output
         landings.append((output.name, window.landings))
         var firstFrame: Double?
@@ -200,6 +200,7 @@ final class RunCommand {
                      buffer_waits: stats.bufferWaits, presentation_rejected: stats.presentationRejected,
                      disconnected: disconnected, placement: .init(stats.placement, output: output),
                      landing: LandingSummary(window.landings), fifo: stats.usesFifo, commit_timing: stats.usesCommitTiming,
-                     timestamped_commits: stats.timestampedCommits, timestamps_held: stats.heldTimestamps)
+                     timestamped_commits: stats.timestampedCommits, timestamps_held: stats.heldTimestamps,
+                     video: stage.telemetry.video(output.id).map(VideoReport.init))
     }
 }

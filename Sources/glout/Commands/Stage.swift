@@ -20,6 +20,8 @@ final class Stage {
     let telemetry = Telemetry()
     /// --content's pictures by output name ("" for the rest).
     private let contentPictures: [String: ContentRendering]
+    /// --content's videos, one decoder per file.
+    private let videos: [VideoSource]
     /// The span's wall (--wall), and this machine's name in it.
     let wall: Wall?
     let machine: String
@@ -37,7 +39,15 @@ final class Stage {
         // Files first: a shader folder or wall that cannot be read fails before any connection.
         var library = try ShaderSource.library(directory: options.shaderDirectory)
         wall = try options.wallFile.map { try Stage.loadWall($0, command: command) }
-        let contents = try options.contents.mapValues(ContentPicture.load)
+        // A file named for several outputs is read once (a video: decoded once).
+        var loaded: [String: ContentPicture] = [:]
+        let contents = try options.contents.mapValues { path in
+            if let picture = loaded[path] { return picture }
+            let picture = try ContentPicture.load(path, log: log)
+            loaded[path] = picture
+            return picture
+        }
+        videos = loaded.values.compactMap { if case .video(let source) = $0 { source } else { nil } }
         // A content shader is compiled like glout's own, and its errors name its path.
         for case .shader(let path, let source) in contents.values { library[path] = source }
         machine = options.machine ?? Stage.hostName
@@ -72,6 +82,7 @@ final class Stage {
             }
             if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "rings.frag", "text.frag", "marker.frag", "span.frag"] }
             if contents.values.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
+            if !videos.isEmpty { first.append("video.frag") }
             for case .shader(let path, _) in contents.values { first.append(path) }
         case .triangle: first = ["triangle.frag"]
         case .pacing: first = ["pacing.frag", "text.frag"]
@@ -84,6 +95,8 @@ final class Stage {
                     return ContentRendering(image: image, program: try programs.image, scaleMode: options.scaleMode)
                 case .shader(let path, _):
                     return ContentRendering(image: nil, program: try programs.program(path), scaleMode: options.scaleMode)
+                case .video(let source):
+                    return ContentRendering(image: nil, video: source, program: try programs.video, scaleMode: options.scaleMode)
                 }
             }
         }
@@ -93,6 +106,13 @@ final class Stage {
                             clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,
                             live: options.live, label: options.label))
         if options.identify { scene.toggleIdentify(now: .now) }
+        // Decoding starts now, ahead of the first frames.
+        for video in videos {
+            try video.start()
+            log.info("--content \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
+                     + "\(video.timeline.count) frames at \(String(format: "%.3f", video.timeline.framesPerSecond)) fps, "
+                     + "looping every \(String(format: "%.3f", video.timeline.length)) s")
+        }
         scene.setPrimary(display.primary)
         try refreshSpan(strict: true)
         for output in display.outputs { telemetry.register(output) }
@@ -104,6 +124,7 @@ final class Stage {
         // The windows go first; the programs belong to the shared context: delete them
         // with it current.
         display.closeWindows()
+        for video in videos { video.stop() }
         _ = try? graphics.withSharedContext { programs.delete() }
     }
 

@@ -26,6 +26,17 @@ final class Telemetry: Sendable {
     }
 
     private let state = Locked(State())
+    /// What each output's refreshes showed of its --content video (kept after the
+    /// window closes, for the stats).
+    private let videos = Locked([UInt32: VideoPlayback]())
+
+    /// An output's renderer showed another frame of its video.
+    func recordVideo(_ outputID: UInt32, _ playback: VideoPlayback) {
+        videos.withLock { $0[outputID] = playback }
+    }
+
+    /// What `outputID`'s refreshes showed of its video, if it plays one.
+    func video(_ outputID: UInt32) -> VideoPlayback? { videos.withLock { $0[outputID] } }
 
     /// An output glout draws on (or its new description).
     func register(_ output: Output) {

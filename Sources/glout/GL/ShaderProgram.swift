@@ -95,6 +95,8 @@ final class ScenePrograms: Sendable {
     var image: GLuint { get throws { try program("image.frag") } }
     /// The content view's rings, over the picture without them.
     var rings: GLuint { get throws { try program("rings.frag") } }
+    /// A --content video's frames.
+    var video: GLuint { get throws { try program("video.frag") } }
 
     /// Compiles the programs of these fragment shaders now, in the current context.
     func compile(_ fragments: [String]) throws {
@@ -108,6 +110,15 @@ final class ScenePrograms: Sendable {
             if let program = made[fragment] { return program.program }
             let program = try ShaderProgram(vertex: ScenePrograms.vertexShader(for: fragment), fragment: fragment,
                                             library: library)
+            // Samplers u_plane0, 1 and 2 read texture units 0, 1 and 2 (video.frag): set
+            // once here, since a program's uniforms are shared by every context using it.
+            for unit in 0..<3 {
+                let location = glGetUniformLocation(program.program, "u_plane\(unit)")
+                if location >= 0 {
+                    glUseProgram(program.program)
+                    glUniform1i(location, GLint(unit))
+                }
+            }
             // Complete before another context of the share group uses it.
             glFlush()
             made[fragment] = program

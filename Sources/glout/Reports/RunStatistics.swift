@@ -33,6 +33,8 @@ struct RunStatistics: Encodable {
         var commit_timing: Bool
         var timestamped_commits: UInt64
         var timestamps_held: UInt64
+        /// Its --content video, if it plays one.
+        var video: VideoReport?
     }
 
     /// The facts that show a window covers its output, where no screenshot can.

@@ -3,29 +3,53 @@ import CPNG
 import WaylandOutputs
 
 /// A picture of the user's own that replaces the content view (--content [NAME=]FILE):
-/// a PNG image, which stands still, or a GLSL ES 3.00 fragment shader that reads the
-/// same `Frame` inputs as glout's own views (shaders/frame.glsl).
+/// a PNG image, which stands still, a GLSL ES 3.00 fragment shader that reads the same
+/// `Frame` inputs as glout's own views (shaders/frame.glsl), or a video FFmpeg decodes.
+/// What a file is comes from its contents, never its name.
 enum ContentPicture: Sendable {
     case image(ContentImage)
     /// The file's text, compiled with glout's shader library (so `#include "frame.glsl"`
     /// and `"canvas.glsl"` work).
     case shader(path: String, source: String)
+    /// A video, decoded once for every window that shows it.
+    case video(VideoSource)
 
-    /// The most a content file may hold: a PNG of 16384x16384 compresses to far less.
+    /// The most a PNG file may hold: one of 16384x16384 compresses to far less.
     static let fileLimit = 512 << 20
 
-    /// Reads `path`: a PNG when it has PNG's signature (or a .png name), a fragment shader
-    /// otherwise. Errors name the file and the reason.
-    static func load(_ path: String) throws -> ContentPicture {
-        let bytes = try FileSystem.readBytes(path, for: "--content", limit: fileLimit)
+    /// What the start of a file tells: PNG's signature, text (a shader: no NUL byte and
+    /// valid UTF-8 in its first 4 KiB, a character cut at the end aside), else a video.
+    enum Kind: Equatable { case png, text, other }
+
+    /// `cut`: the file goes on past `start`, so a character may be cut in two at its end
+    /// (up to three bytes of it, each 0x80 or above).
+    static func kind(of start: [UInt8], cut: Bool) -> Kind {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        if bytes.starts(with: signature) || path.lowercased().hasSuffix(".png") {
+        if start.starts(with: signature) { return .png }
+        if start.contains(0) { return .other }
+        var text = start[...]
+        for _ in 0..<4 {
+            if String(validating: text, as: UTF8.self) != nil { return .text }
+            guard cut, let last = text.last, last >= 0x80 else { break }
+            text = text.dropLast()
+        }
+        return .other
+    }
+
+    /// Reads `path`: a PNG when it has PNG's signature, a fragment shader when it is text,
+    /// else a video FFmpeg can open. Errors name the file and the reason.
+    static func load(_ path: String, log: Log) throws -> ContentPicture {
+        let start = try FileSystem.readStart(path, for: "--content", count: 4097)
+        switch kind(of: Array(start.prefix(4096)), cut: start.count > 4096) {
+        case .png:
+            let bytes = try FileSystem.readBytes(path, for: "--content", limit: fileLimit)
             return .image(try ContentImage(png: bytes, path: path))
+        case .text:
+            let bytes = try FileSystem.readBytes(path, for: "--content", limit: FileSystem.textLimit)
+            return .shader(path: path, source: String(decoding: bytes, as: UTF8.self))
+        case .other:
+            return .video(try VideoSource(path: path, log: log))
         }
-        guard bytes.count <= FileSystem.textLimit else {
-            throw GloutError("--content \(path): more than \(FileSystem.textLimit >> 20) MiB; not a shader glout reads")
-        }
-        return .shader(path: path, source: String(decoding: bytes, as: UTF8.self))
     }
 }
 
@@ -85,13 +109,14 @@ struct ContentImage: Sendable {
     }
 }
 
-/// How a renderer draws an output's --content: the program (the image shader, or the
-/// user's), and the image with its --scale-mode.
+/// How a renderer draws an output's --content: the program (the image or video shader,
+/// or the user's), and the image or video with its --scale-mode.
 struct ContentRendering: Sendable {
     var image: ContentImage?
+    var video: VideoSource? = nil
     var program: GLuint
     var scaleMode: ScaleMode
 
-    /// An image stands still; a shader moves with scene time.
+    /// An image stands still; a shader moves with scene time, a video with its frames.
     var standsStill: Bool { image != nil }
 }

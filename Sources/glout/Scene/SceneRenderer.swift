@@ -37,6 +37,16 @@ final class SceneRenderer: OutputRenderer {
     /// --content: what replaces the content view here, and the image's texture.
     private let content: ContentRendering?
     private var imageTexture: GLuint = 0
+    /// --content video: the Y, U and V textures, the frame they hold, its colour matrix,
+    /// and what this output's refreshes showed.
+    private var videoTextures: [GLuint] = []
+    /// The frame in RGB at the video's size, scaled into the picture from there.
+    private var videoLayer = ColourLayer()
+    private var videoTextureSize: (width: Int, height: Int)?
+    private var videoFrame: Int?
+    private var videoMatrix: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var videoCadence = VideoCadence()
+    private var videoLate = 0
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stall: FrameStall
@@ -130,6 +140,9 @@ final class SceneRenderer: OutputRenderer {
 
     deinit {
         if imageTexture != 0 { glDeleteTextures(1, &imageTexture) }
+        if !videoTextures.isEmpty { glDeleteTextures(GLsizei(videoTextures.count), videoTextures) }
+        content?.video?.forget(ObjectIdentifier(self))
+        videoLayer.delete()
         backdrop.delete()
         still.delete()
     }
@@ -183,6 +196,8 @@ final class SceneRenderer: OutputRenderer {
         }
         let accent = view == .control ? state.accent : state.contentAccent
         spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
+        let video = custom?.video
+        let newVideoFrame = video.map { showVideo($0, frame: frame, state: state, output: target.output) } ?? false
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
@@ -199,6 +214,11 @@ final class SceneRenderer: OutputRenderer {
             try drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
             stillKey = key
         }
+        if video != nil {
+            // The video's frame goes in below, when it changed or the layer was drawn anew.
+            regions = []
+            if newVideoFrame { convertVideo() }
+        }
         let drawsLive = drawsDashboard && state.live && !direct
         // Only the regions drawn again go to the output, where it holds the last frame and
         // nothing over the whole of it changes.
@@ -212,6 +232,9 @@ final class SceneRenderer: OutputRenderer {
         shadeMovingParts(program: program, rings: ringsRegion == nil ? 0 : try programs.rings, view: view, layout: layout,
                          time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
+        if let video, videoTextureSize != nil, newVideoFrame || redrawn {
+            placeVideo(video, layout: layout, target: target)
+        }
         if drawsLive {
             glUseProgram(try programs.text)
             dashboard!.drawLive(layout: layout, state: state, target: target, now: frame.timestamp.nanoseconds)
@@ -261,6 +284,117 @@ final class SceneRenderer: OutputRenderer {
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), imageTexture)
+    }
+
+    /// Takes the frame of the video this refresh's target time calls for (on the content
+    /// clock: scene time, or with --clock realtime CLOCK_REALTIME), uploads its planes if
+    /// it is another than the textures hold, and counts the cadence. Whether it changed.
+    private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, state: Scene.State, output: Output) -> Bool {
+        let number = video.timeline.frame(at: state.spanTime(at: frame.targetTimestamp))
+        let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds)
+        let period = Double(frame.duration.components.seconds) + Double(frame.duration.components.attoseconds) * 1e-18
+        if let picture {
+            if late { videoLate += 1 }
+            if period > 0 {
+                videoCadence.refresh(showing: picture.number, refreshesPerFrame: 1 / period / video.timeline.framesPerSecond)
+            }
+        }
+        guard let picture, picture.number != videoFrame else { return false }
+        upload(picture)
+        videoFrame = picture.number
+        telemetry?.recordVideo(output.id, VideoPlayback(source: video, cadence: videoCadence, lateRefreshes: videoLate))
+        return true
+    }
+
+    /// The picture's planes into the video's textures (made, or remade for a new size).
+    private func upload(_ picture: VideoPicture) {
+        if videoTextures.isEmpty {
+            videoTextures = [GLuint](repeating: 0, count: 3)
+            glGenTextures(3, &videoTextures)
+        }
+        let sizes = [(picture.width, picture.height), (picture.chromaWidth, picture.chromaHeight),
+                     (picture.chromaWidth, picture.chromaHeight)]
+        let fresh = videoTextureSize.map { $0 != (picture.width, picture.height) } ?? true
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        for (i, plane) in [picture.luma, picture.blue, picture.red].enumerated() {
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(i)))
+            glBindTexture(GLenum(GL_TEXTURE_2D), videoTextures[i])
+            let (w, h) = (GLsizei(sizes[i].0), GLsizei(sizes[i].1))
+            if fresh {
+                // Nearest: the conversion samples at the video's own size, so Y lands on
+                // its texels' centres and U and V are each shared by 2x2 pixels; linear
+                // filtering there cost llvmpipe more than the rest of the frame.
+                for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
+                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_NEAREST)
+                }
+                for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
+                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
+                }
+                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, w, h, 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), plane)
+            } else {
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, w, h, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), plane)
+            }
+        }
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        videoTextureSize = (picture.width, picture.height)
+        videoMatrix = SceneRenderer.colourMatrix(bt709: picture.bt709, fullRange: picture.fullRange)
+    }
+
+    /// Y'CbCr to R'G'B': the Y and chroma offsets and scales (texel values 0 to 1), then
+    /// R from Cr, G from Cb and Cr, B from Cb, for BT.709 or BT.601.
+    static func colourMatrix(bt709: Bool, fullRange: Bool)
+        -> (Double, Double, Double, Double, Double, Double, Double, Double) {
+        let (kr, kb) = bt709 ? (0.2126, 0.0722) : (0.299, 0.114)
+        let kg = 1 - kr - kb
+        let (yOffset, yScale, cScale) = fullRange ? (0.0, 1.0, 1.0) : (16.0 / 255, 255.0 / 219, 255.0 / 224)
+        return (yOffset, yScale, 128.0 / 255, cScale,
+                2 * (1 - kr), 2 * kb * (1 - kb) / kg, 2 * kr * (1 - kr) / kg, 2 * (1 - kb))
+    }
+
+    /// The frame's planes to RGB in the video's layer, at the video's size (video.frag).
+    private func convertVideo() {
+        guard let size = videoTextureSize else { return }
+        let (width, height) = (Int32(size.width), Int32(size.height))
+        videoLayer.allocate(width: width, height: height)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), videoLayer.framebuffer)
+        glViewport(0, 0, width, height)
+        glUseProgram(content!.program)
+        block.bind()
+        for (i, texture) in videoTextures.enumerated() {
+            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(i)))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        }
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// Scales the video's layer into the picture where --scale-mode puts it, within the
+    /// canvas, and names that region as changed.
+    private func placeVideo(_ video: VideoSource, layout: SceneLayout, target: RenderTarget) {
+        guard let size = videoTextureSize else { return }
+        let canvas = layout.canvas
+        let place = ContentImage.placement(width: video.width, height: video.height, in: canvas.size, mode: content!.scaleMode)
+        let (x0, y0) = (Int32((Double(canvas.x) + place.x).rounded()), Int32((Double(canvas.y) + place.y).rounded()))
+        let (x1, y1) = (Int32((Double(canvas.x) + place.x + place.width).rounded()),
+                        Int32((Double(canvas.y) + place.y + place.height).rounded()))
+        let visible = Rect(x: max(x0, canvas.x), y: max(y0, canvas.y), width: min(x1, canvas.maxX) - max(x0, canvas.x),
+                           height: min(y1, canvas.maxY) - max(y0, canvas.y))
+        guard visible.width > 0, visible.height > 0 else { return }
+        let height = target.pixelSize.height
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoLayer.framebuffer)
+        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawingFramebuffer)
+        let clip = visible.flippedY(containerHeight: height)
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        glScissor(clip.x, clip.y, clip.width, clip.height)
+        // The layer is upright (its last row the picture's top): top left (x0, y0) in
+        // picture pixels is (x0, height - y0) in the framebuffer.
+        // At its own size a plain copy; scaled, filtered.
+        let same = x1 - x0 == Int32(size.width) && y1 - y0 == Int32(size.height)
+        glBlitFramebuffer(0, 0, Int32(size.width), Int32(size.height), x0, height - y1, x1, height - y0,
+                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(same ? GL_NEAREST : GL_LINEAR))
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
+        changed.append(visible)
     }
 
     /// Writes what the output's framebuffer holds now to `folder`/NAME.png.
@@ -333,7 +467,8 @@ final class SceneRenderer: OutputRenderer {
             block[FrameBlock.ringsLeftOut] = 1
             block.upload()
         }
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        // A video's picture is black until its frame is placed over it (placeVideo).
+        if !(view == .content && content?.video != nil) { glDrawArrays(GLenum(GL_TRIANGLES), 0, 3) }
         ringsRegion = nil
         if ringsOverBackdrop {
             block[FrameBlock.ringsLeftOut] = 0
@@ -545,6 +680,11 @@ final class SceneRenderer: OutputRenderer {
             let place = ContentImage.placement(width: image.width, height: image.height, in: layout.canvas.size,
                                                mode: content!.scaleMode)
             block.set(92, place.x, place.y, place.width, place.height)
+        }
+        if content?.video != nil {
+            let m = videoMatrix
+            block.set(FrameBlock.video, m.0, m.1, m.2, m.3)
+            block.set(FrameBlock.video + 4, m.4, m.5, m.6, m.7)
         }
         block.upload()
     }

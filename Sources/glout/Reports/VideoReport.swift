@@ -1,0 +1,49 @@
+import WaylandOutputs
+
+/// What one output's refreshes showed of its --content video: the renderer's count.
+struct VideoPlayback: Sendable {
+    var source: VideoSource
+    var cadence: VideoCadence
+    /// Refreshes that showed an older frame than their target time called for, because
+    /// the decoder had not reached it.
+    var lateRefreshes: Int
+}
+
+/// `--stats-json`, per output that plays a video (docs/json.md).
+struct VideoReport: Encodable {
+    var file: String
+    var codec: String
+    var width, height: Int
+    var frames_per_second: Double
+    var length_s: Double
+    /// Distinct frames shown.
+    var frames_shown: Int
+    /// Refreshes a frame was held for → how many frames were held that long.
+    var refreshes_per_frame: [String: Int]
+    /// Frames held longer or shorter than their cadence (refresh rate over frame rate,
+    /// rounded down or up), and frames never shown although the video's rate is below the
+    /// refresh rate.
+    var cadence_errors: Int
+    var frames_passed_over: Int
+    var late_refreshes: Int
+    /// Time to decode a frame (the process's one decoder for the file).
+    var decode_ms_p50: Double?
+    var decode_ms_p99: Double?
+
+    init(_ playback: VideoPlayback) {
+        let source = playback.source
+        file = Log.printable(source.path)
+        codec = source.codecName
+        (width, height) = (source.width, source.height)
+        frames_per_second = source.timeline.framesPerSecond
+        length_s = source.timeline.length
+        frames_shown = playback.cadence.shown
+        refreshes_per_frame = Dictionary(uniqueKeysWithValues: playback.cadence.holds.map { (String($0.key), $0.value) })
+        cadence_errors = playback.cadence.cadenceErrors
+        frames_passed_over = playback.cadence.passedOver
+        late_refreshes = playback.lateRefreshes
+        let decode = source.decodeMilliseconds
+        decode_ms_p50 = decode?.p50
+        decode_ms_p99 = decode?.p99
+    }
+}

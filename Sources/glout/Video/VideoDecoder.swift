@@ -1,0 +1,271 @@
+import CFFmpeg
+import Glibc
+import WaylandOutputs
+
+/// One decoded video frame as the shader samples it: 8-bit Y, U and V planes, tightly
+/// packed, U and V at half the width and height (4:2:0), top row first.
+struct VideoPicture: Sendable {
+    /// Its number on the video's unwrapped timeline (``VideoTimeline``).
+    let number: Int
+    let width: Int
+    let height: Int
+    let luma: [UInt8]
+    let blue: [UInt8]
+    let red: [UInt8]
+    /// BT.709 (else BT.601), and full range (else the video range, 16-235).
+    let bt709: Bool
+    let fullRange: Bool
+
+    var chromaWidth: Int { (width + 1) / 2 }
+    var chromaHeight: Int { (height + 1) / 2 }
+}
+
+/// What FFmpeg says an error code means, fit for a log line.
+func ffmpegReason(_ code: Int32) -> String {
+    var text = [CChar](repeating: 0, count: 256)
+    av_strerror(code, &text, text.count)
+    return Log.printable(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+}
+
+/// A video file opened by FFmpeg: its best video stream and a decoder for it. Used on one
+/// thread at a time (the opening thread, then ``VideoSource``'s decoding thread).
+final class VideoDecoder {
+    let path: String
+    let stream: Int32
+    let width: Int
+    let height: Int
+    let codecName: String
+    /// The stream's time base in seconds, and its average frame rate (0: unknown).
+    let tick: Double
+    let averageRate: Double
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private var scaler: OpaquePointer?
+    /// After the end of the stream, until the next seek: the decoder was drained.
+    private var drained = false
+
+    /// The largest side glout shows (llvmpipe's texture limit).
+    static let maximumSide = 16384
+
+    /// Opens `path`; errors name the file and FFmpeg's reason.
+    init(path: String) throws {
+        func failure(_ reason: String) -> GloutError { GloutError("--content \(path): \(reason)") }
+        var format: UnsafeMutablePointer<AVFormatContext>?
+        var codec: UnsafeMutablePointer<AVCodecContext>?
+        var ready = false
+        defer {
+            if !ready {
+                if codec != nil { avcodec_free_context(&codec) }
+                if format != nil { avformat_close_input(&format) }
+            }
+        }
+        let opened = avformat_open_input(&format, path, nil, nil)
+        guard opened >= 0, let format else {
+            throw failure("not a picture, shader or video glout can read (FFmpeg: \(ffmpegReason(opened)))")
+        }
+        let info = avformat_find_stream_info(format, nil)
+        guard info >= 0 else { throw failure("FFmpeg cannot read its streams (\(ffmpegReason(info)))") }
+        let best = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard best >= 0, let found = format.pointee.streams[Int(best)], let parameters = found.pointee.codecpar else {
+            throw failure("has no video stream (FFmpeg: \(ffmpegReason(best)))")
+        }
+        let codecName = Log.printable(String(cString: avcodec_get_name(parameters.pointee.codec_id)))
+        let (width, height) = (Int(parameters.pointee.width), Int(parameters.pointee.height))
+        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw failure("its video codec '\(codecName)' has no decoder in this FFmpeg")
+        }
+        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height) else {
+            throw failure("its video is \(width)x\(height); glout plays videos of 1 to \(VideoDecoder.maximumSide) pixels a side")
+        }
+        codec = avcodec_alloc_context3(decoder)
+        guard let context = codec, avcodec_parameters_to_context(context, parameters) >= 0 else {
+            throw failure("FFmpeg cannot set up its '\(codecName)' decoder")
+        }
+        let timeBase = found.pointee.time_base
+        context.pointee.pkt_timebase = timeBase
+        // Two frame threads: the decoder runs ahead on its own, beside the render threads.
+        context.pointee.thread_count = 2
+        // The decoder's threads start here: with every signal blocked, so that SIGINT and
+        // SIGTERM reach the thread glout watches them on, not one of FFmpeg's.
+        let openedCodec = withSignalsBlocked { avcodec_open2(context, decoder, nil) }
+        guard openedCodec >= 0 else {
+            throw failure("FFmpeg cannot open its '\(codecName)' decoder (\(ffmpegReason(openedCodec)))")
+        }
+        ready = true
+        self.path = path
+        self.format = format
+        self.codec = context
+        stream = best
+        self.codecName = codecName
+        (self.width, self.height) = (width, height)
+        tick = timeBase.num > 0 && timeBase.den > 0 ? Double(timeBase.num) / Double(timeBase.den) : 1e-6
+        let rate = found.pointee.avg_frame_rate
+        averageRate = rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+    }
+
+    deinit { close() }
+
+    private func close() {
+        if let scaler { sws_freeContext(scaler) }
+        scaler = nil
+        if codec != nil { avcodec_free_context(&codec) }
+        if format != nil { avformat_close_input(&format) }
+        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packet)
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+    }
+
+    /// Reads every packet of the stream once, without decoding, for the frames' start
+    /// times and the end of the last: the timeline the refreshes choose from.
+    func timeline() throws -> VideoTimeline {
+        let none = glout_av_nopts_value()
+        var starts: [Int64] = [], end = Int64.min, missing = false
+        while av_read_frame(format, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream else { continue }
+            let pts = packet.pointee.pts
+            if pts == none { missing = true; continue }
+            starts.append(pts)
+            end = max(end, pts &+ max(0, packet.pointee.duration))
+        }
+        let timeline: VideoTimeline?
+        if missing || starts.isEmpty {
+            timeline = VideoTimeline(frames: starts.count, duration: 1 / (averageRate > 0 ? averageRate : 25))
+        } else {
+            // A last packet without a duration lasts as long as the one before it.
+            let sorted = starts.sorted()
+            if end <= sorted.last!, sorted.count > 1 { end = sorted.last! + (sorted.last! - sorted[sorted.count - 2]) }
+            timeline = VideoTimeline(starts: sorted, end: max(end, sorted.last! + 1), tick: tick)
+        }
+        guard let timeline else {
+            throw GloutError("--content \(path): its video stream has no frames")
+        }
+        guard seek(toTicks: timeline.starts[0]) else {
+            throw GloutError("--content \(path): FFmpeg cannot go back to its start")
+        }
+        return timeline
+    }
+
+    /// Goes to the key frame at or before `ticks` and forgets what the decoder held.
+    func seek(toTicks ticks: Int64) -> Bool {
+        let done = av_seek_frame(format, stream, ticks, AVSEEK_FLAG_BACKWARD) >= 0
+            || av_seek_frame(format, stream, ticks, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY) >= 0
+        avcodec_flush_buffers(codec)
+        drained = false
+        return done
+    }
+
+    /// What one step of decoding gave.
+    enum Step {
+        /// Frames may have been delivered; there is more.
+        case more
+        /// The stream ended and every frame held was delivered.
+        case end
+        /// A packet or frame FFmpeg could not decode, skipped; there is more.
+        case corrupt(String)
+    }
+
+    /// Reads one packet and hands each frame it completes to `deliver` (with its start
+    /// in ticks, nil when it has none); at the end, drains the decoder.
+    func step(_ deliver: (_ frame: UnsafeMutablePointer<AVFrame>, _ start: Int64?) -> Void) -> Step {
+        if drained { return .end }
+        let read = av_read_frame(format, packet)
+        if read < 0 {
+            // The end (or an error that ends it): what the decoder still holds, then done.
+            avcodec_send_packet(codec, nil)
+            _ = receive(deliver)
+            drained = true
+            return .end
+        }
+        defer { av_packet_unref(packet) }
+        guard packet.pointee.stream_index == stream else { return .more }
+        let sent = avcodec_send_packet(codec, packet)
+        if sent < 0 && sent != glout_averror_again() {
+            return .corrupt("a packet FFmpeg cannot decode (\(ffmpegReason(sent)))")
+        }
+        return receive(deliver)
+    }
+
+    private func receive(_ deliver: (UnsafeMutablePointer<AVFrame>, Int64?) -> Void) -> Step {
+        while true {
+            let got = avcodec_receive_frame(codec, frame)
+            if got == glout_averror_again() || got == glout_averror_eof() { return .more }
+            if got < 0 { return .corrupt("a frame FFmpeg cannot decode (\(ffmpegReason(got)))") }
+            let start = frame.pointee.best_effort_timestamp
+            deliver(frame, start == glout_av_nopts_value() ? nil : start)
+            av_frame_unref(frame)
+        }
+    }
+
+    /// The decoded `frame` as planes the shader samples: copied where it is 8-bit 4:2:0,
+    /// else brought to that by libswscale.
+    func picture(of frame: UnsafeMutablePointer<AVFrame>, number: Int) -> VideoPicture? {
+        let f = frame.pointee
+        let (width, height) = (Int(f.width), Int(f.height))
+        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height) else { return nil }
+        let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
+        var luma = [UInt8](repeating: 0, count: width * height)
+        var blue = [UInt8](repeating: 0, count: cw * ch)
+        var red = [UInt8](repeating: 0, count: cw * ch)
+        let format = AVPixelFormat(rawValue: f.format)
+        let full = format == AV_PIX_FMT_YUVJ420P || f.color_range == AVCOL_RANGE_JPEG
+        if format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P {
+            guard let y = f.data.0, let u = f.data.1, let v = f.data.2 else { return nil }
+            VideoDecoder.copy(y, stride: Int(f.linesize.0), width: width, height: height, into: &luma)
+            VideoDecoder.copy(u, stride: Int(f.linesize.1), width: cw, height: ch, into: &blue)
+            VideoDecoder.copy(v, stride: Int(f.linesize.2), width: cw, height: ch, into: &red)
+        } else {
+            scaler = sws_getCachedContext(scaler, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_YUV420P,
+                                          SWS_BILINEAR, nil, nil, nil)
+            guard let scaler else { return nil }
+            var source = f.data
+            var strides = f.linesize
+            let done = luma.withUnsafeMutableBufferPointer { l in
+                blue.withUnsafeMutableBufferPointer { b in
+                    red.withUnsafeMutableBufferPointer { r in
+                        var planes: [UnsafeMutablePointer<UInt8>?] = [l.baseAddress, b.baseAddress, r.baseAddress, nil]
+                        var lines: [Int32] = [Int32(width), Int32(cw), Int32(cw), 0]
+                        return withUnsafePointer(to: &source) { s in
+                            withUnsafePointer(to: &strides) { st in
+                                s.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sp in
+                                    st.withMemoryRebound(to: Int32.self, capacity: 8) { stp in
+                                        sws_scale(scaler, sp, stp, 0, f.height, &planes, &lines)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            guard done > 0 else { return nil }
+        }
+        let bt709 = f.colorspace == AVCOL_SPC_BT709
+            || (f.colorspace != AVCOL_SPC_BT470BG && f.colorspace != AVCOL_SPC_SMPTE170M && height >= 720)
+        return VideoPicture(number: number, width: width, height: height, luma: luma, blue: blue, red: red,
+                            bt709: bt709, fullRange: full)
+    }
+
+    private static func copy(_ plane: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int,
+                             into pixels: inout [UInt8]) {
+        pixels.withUnsafeMutableBufferPointer { out in
+            for row in 0..<height {
+                (out.baseAddress! + row * width).update(from: plane + row * stride, count: width)
+            }
+        }
+    }
+}
+
+/// Runs `body` with every signal blocked in the calling thread: threads it starts inherit
+/// that, and leave signals to the thread that waits for them.
+func withSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+    var all = sigset_t(), previous = sigset_t()
+    sigfillset(&all)
+    pthread_sigmask(SIG_BLOCK, &all, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    return try body()
+}

@@ -1,0 +1,211 @@
+import CFFmpeg
+import Glibc
+import WaylandOutputs
+
+/// A --content video, decoded once per process for every window that shows it: a thread
+/// of its own decodes ahead of the frames the windows ask for into a bounded queue, and
+/// each window takes from it the frame its refresh's target time calls for
+/// (``VideoTimeline``). The video loops: at its end the thread goes back to the start
+/// and goes on numbering, so the wrap is one more frame.
+final class VideoSource: @unchecked Sendable {
+    let path: String
+    let timeline: VideoTimeline
+    let width: Int
+    let height: Int
+    let codecName: String
+    /// Frames decoded ahead at most (a 1920x1080 frame is 3 MB).
+    static let capacity = 12
+    /// A refresh this many frames past the newest decoded frame seeks instead of waiting
+    /// for the decoder to get there (the realtime clock's start, a frozen time let go).
+    private var seekDistance: Int { max(24, Int(2 * timeline.framesPerSecond)) }
+
+    // Everything below is guarded by `mutex`; `wake` tells the decoding thread.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var queue: [VideoPicture] = []
+    /// Each window's last frame asked for, and when (CLOCK_MONOTONIC ns).
+    private var consumers: [ObjectIdentifier: (frame: Int, asked: UInt64)] = [:]
+    /// The newest frame asked for: the decoder keeps up to ``capacity`` frames past it.
+    private var wanted = 0
+    private var seekTarget: Int? = 0
+    private var stopping = false
+    private var decodeNanoseconds: [UInt64] = []
+    private var warned = false
+    private var thread = pthread_t()
+    private var running = false
+    private let log: Log
+    private var decoder: VideoDecoder?
+
+    /// Opens `path`, reads its timeline and starts decoding from its first frame.
+    init(path: String, log: Log) throws {
+        let decoder = try VideoDecoder(path: path)
+        self.path = path
+        self.log = log
+        timeline = try decoder.timeline()
+        width = decoder.width
+        height = decoder.height
+        codecName = decoder.codecName
+        self.decoder = decoder
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(wake, nil)
+    }
+
+    deinit {
+        stop()
+        pthread_cond_destroy(wake)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        wake.deallocate()
+    }
+
+    /// Starts the decoding thread (once).
+    func start() throws {
+        guard !running else { return }
+        let body = Unmanaged.passRetained(self).toOpaque()
+        let result = withSignalsBlocked { pthread_create(&thread, nil, { argument in
+            let source = Unmanaged<VideoSource>.fromOpaque(argument!).takeRetainedValue()
+            source.decode()
+            return nil
+        }, body) }
+        guard result == 0 else {
+            Unmanaged<VideoSource>.fromOpaque(body).release()
+            throw GloutError("--content \(path): cannot start its decoding thread (\(String(cString: strerror(result))))")
+        }
+        running = true
+    }
+
+    /// Stops and joins the decoding thread; the frames taken stay valid.
+    func stop() {
+        guard running else { return }
+        locked { stopping = true }
+        pthread_cond_signal(wake)
+        pthread_join(thread, nil)
+        running = false
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// The picture for frame `number`, asked by `consumer` at `now`: that frame, or
+    /// while the decoder has not reached it the newest one before it (`late`), or nil
+    /// before any frame is decoded.
+    func picture(for number: Int, consumer: ObjectIdentifier, now: UInt64) -> (picture: VideoPicture?, late: Bool) {
+        let result: (VideoPicture?, Bool) = locked {
+            consumers[consumer] = (number, now)
+            wanted = max(wanted, number)
+            let newest = queue.last?.number ?? (seekTarget ?? wanted)
+            if let first = queue.first, number < first.number, seekTarget == nil {
+                seek(to: number)
+            } else if number > newest + seekDistance {
+                seek(to: number)
+            }
+            trim(now: now)
+            guard let found = queue.lastIndex(where: { $0.number <= number }) else { return (nil, true) }
+            return (queue[found], queue[found].number != number)
+        }
+        pthread_cond_signal(wake)
+        return result
+    }
+
+    /// `consumer` shows no more: its place no longer keeps frames.
+    func forget(_ consumer: ObjectIdentifier) {
+        locked { _ = consumers.removeValue(forKey: consumer) }
+    }
+
+    /// Decode time per frame, p50 and p99 in milliseconds (nil before any).
+    var decodeMilliseconds: (p50: Double, p99: Double)? {
+        let times = locked { decodeNanoseconds }.sorted()
+        guard !times.isEmpty else { return nil }
+        func at(_ q: Double) -> Double { Double(times[min(times.count - 1, Int(q * Double(times.count)))]) / 1e6 }
+        return (at(0.5), at(0.99))
+    }
+
+    private func seek(to number: Int) {
+        queue.removeAll()
+        seekTarget = number
+        wanted = number
+    }
+
+    /// Drops frames every window has moved past (windows that asked nothing for two
+    /// seconds do not count: an output that rests or went away).
+    private func trim(now: UInt64) {
+        let active = consumers.values.filter { now &- $0.asked < 2_000_000_000 }.map(\.frame)
+        guard let oldest = active.min() else { return }
+        // Keep the newest frame at or before the oldest asked for: it is still showing.
+        if let keep = queue.lastIndex(where: { $0.number <= oldest }), keep > 0 { queue.removeFirst(keep) }
+    }
+
+    private var needsFrames: Bool {
+        seekTarget != nil || (queue.count < VideoSource.capacity && (queue.last?.number ?? Int.min) < wanted + VideoSource.capacity)
+    }
+
+    /// The decoding thread: decodes while the queue has room and frames are wanted, seeks
+    /// when told, and at the end of the stream goes back to its start.
+    private func decode() {
+        guard var decoder = locked({ self.decoder }) else { return }
+        var pass = 0, discardBelow = 0, lastIndex = -1, framesThisPass = 0
+        while true {
+            pthread_mutex_lock(mutex)
+            while !stopping && !needsFrames { pthread_cond_wait(wake, mutex) }
+            if stopping {
+                pthread_mutex_unlock(mutex)
+                break
+            }
+            let target = seekTarget
+            seekTarget = nil
+            pthread_mutex_unlock(mutex)
+            if let target {
+                let (p, index) = timeline.position(of: target)
+                if !decoder.seek(toTicks: timeline.starts[index]) {
+                    // A stream that cannot seek: from its start again, discarding.
+                    guard let fresh = try? VideoDecoder(path: path) else { break }
+                    decoder = fresh
+                }
+                (pass, discardBelow, lastIndex, framesThisPass) = (p, target, -1, 0)
+            }
+            let began = MonotonicInstant.now.nanoseconds
+            var made = 0
+            let step = decoder.step { frame, start in
+                let index = start.map(timeline.index(atOrBefore:)) ?? (lastIndex + 1)
+                guard index > lastIndex, index < timeline.count else { return }
+                lastIndex = index
+                framesThisPass += 1
+                let number = pass * timeline.count + index
+                guard number >= discardBelow, let picture = decoder.picture(of: frame, number: number) else { return }
+                made += 1
+                locked {
+                    if seekTarget == nil, (queue.last?.number ?? Int.min) < number { queue.append(picture) }
+                }
+            }
+            if made > 0 {
+                let each = (MonotonicInstant.now.nanoseconds &- began) / UInt64(made)
+                locked {
+                    if decodeNanoseconds.count >= 4096 { decodeNanoseconds.removeFirst(2048) }
+                    decodeNanoseconds.append(contentsOf: repeatElement(each, count: made))
+                }
+            }
+            switch step {
+            case .more: break
+            case .corrupt(let reason):
+                if !locked({ let first = !warned; warned = true; return first }) {
+                    break
+                }
+                log.warning("--content \(path): skipped \(reason); playback goes on")
+            case .end:
+                guard framesThisPass > 0 else {
+                    log.warning("--content \(path): a pass of the video gave no frame; it stops at the last one")
+                    return
+                }
+                if !decoder.seek(toTicks: timeline.starts[0]) {
+                    guard let fresh = try? VideoDecoder(path: path) else { return }
+                    decoder = fresh
+                }
+                (pass, lastIndex, framesThisPass) = (pass + 1, -1, 0)
+                discardBelow = pass * timeline.count
+            }
+        }
+    }
+}

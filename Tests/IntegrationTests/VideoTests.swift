@@ -1,0 +1,172 @@
+import Foundation
+import XCTest
+@testable import glout
+
+/// --content with a video: clips that ffmpeg makes here, each frame showing its number in
+/// binary (seven columns, bit 0 on the left, and an eighth column always white), so that
+/// a screenshot tells which frame reached the screen.
+final class VideoTests: IntegrationTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        folder = Paths.temporaryFolder()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+        super.tearDown()
+    }
+
+    /// Makes `name` with ffmpeg: `seconds` of 320x180 H.264 at `fps`, B-frames and all.
+    private func makeClip(_ name: String, fps: Int = 24, seconds: Int = 3, codec: [String] = ["-c:v", "libx264", "-g", "12", "-bf", "2"])
+        throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        let columns = "if(lt(X\\,W*7/8)\\,if(bitand(N\\,pow(2\\,floor(X*8/W)))\\,235\\,16)\\,235)"
+        let filter = "nullsrc=s=320x180:r=\(fps):d=\(seconds),format=yuv420p,geq=lum='\(columns)':cb=128:cr=128"
+        let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", filter] + codec
+                             + ["-pix_fmt", "yuv420p", path]).wait()
+        XCTAssertEqual(made.status, 0, "ffmpeg: \(made.stderr)")
+        return path
+    }
+
+    /// The frame number a screenshot of `width` shows, nil when it shows no coded frame
+    /// (black, or the marker column not white).
+    private func frameNumber(_ screen: Image, width: Int, row: Int) -> Int? {
+        func bit(_ column: Int) -> Bool? {
+            let p = screen.pixel(width * column / 8 + width / 16, row)
+            let level = (p.r + p.g + p.b) / 3
+            return level > 200 ? true : level < 55 ? false : nil
+        }
+        guard bit(7) == true else { return nil }
+        var number = 0
+        for column in 0..<7 {
+            guard let on = bit(column) else { return nil }
+            if on { number |= 1 << column }
+        }
+        return number
+    }
+
+    /// On the realtime clock the frame is the one of the instant it reaches the screen:
+    /// each capture shows the frame that CLOCK_REALTIME at the capture calls for (with
+    /// the screenshot's own latency and a few refreshes of slack), on a 60 Hz and a 50 Hz
+    /// output at once; and over the captures the video wraps from its last frames to its
+    /// first with no capture that is not a coded frame.
+    func test_eachOutputShowsTheFrameTheTimeCallsForAndTheLoopWrapsWithoutAGap() throws {
+        let clip = try makeClip("count.mp4")
+        let sway = try Compositor.sway(["640x360@60", "640x360@50"])
+        let stats = folder.appendingPathComponent("stats.json").path
+        let glout = try sway.glout(["run", "--content", clip, "--control", "none", "--clock", "realtime",
+                                    "--duration", "60", "--stats-json", stats])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        let length = 3.0, fps = 24.0
+        var seen: [String: [Int]] = [:]
+        var errors: [String] = []
+        // At least two wraps' worth of captures on each output.
+        let until = Date().addingTimeInterval(Timing.promise(7))
+        while Date() < until {
+            for name in ["HEADLESS-1", "HEADLESS-2"] {
+                let before = Date().timeIntervalSince1970
+                let screen = try sway.screenshot(name)
+                let after = Date().timeIntervalSince1970
+                guard let number = frameNumber(screen, width: 640, row: 180) else {
+                    errors.append("\(name): a capture at \(before) shows no coded frame")
+                    continue
+                }
+                seen[name, default: []].append(number)
+                // The frames of [before - slack, after + slack] on the loop.
+                let slack = 0.1 * Timing.slowdown
+                let first = Int(((before - slack).truncatingRemainder(dividingBy: length) * fps).rounded(.down))
+                let span = Int(((after - before + 2 * slack) * fps).rounded(.up)) + 1
+                let inWindow = (0...span).contains { (first + $0) % 72 == number }
+                if !inWindow {
+                    errors.append("\(name): frame \(number) captured between \(before) and \(after), when frames "
+                                  + "\(first)...\(first + span) (mod 72) were due")
+                }
+            }
+        }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertTrue(errors.isEmpty, errors.prefix(10).joined(separator: "\n") + "\n" + finished.stderr)
+        for name in ["HEADLESS-1", "HEADLESS-2"] {
+            let numbers = seen[name] ?? []
+            let wraps = zip(numbers, numbers.dropFirst()).filter { $0 > $1 + 36 }.count
+            XCTAssertGreaterThanOrEqual(wraps, 1, "\(name): the loop never wrapped in \(numbers)")
+        }
+        // The stats: every output played the file's 24 fps frames, none shown late.
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
+        for entry in json?["outputs"] as? [[String: Any]] ?? [] {
+            let video = entry["video"] as? [String: Any]
+            XCTAssertEqual(video?["frames_per_second"] as? Double ?? 0, 24, accuracy: 1e-6, "\(entry)")
+            XCTAssertEqual(video?["length_s"] as? Double ?? 0, 3, accuracy: 1e-6)
+            XCTAssertEqual(video?["codec"] as? String, "h264")
+            XCTAssertGreaterThan(video?["frames_shown"] as? Int ?? 0, 24, "\(entry)")
+        }
+        XCTAssertEqual((json?["outputs"] as? [[String: Any]])?.count, 2)
+    }
+
+    /// Independent of any name: a video called .png and a shader called .mp4 are each
+    /// what their contents say.
+    func test_whatAFileIsComesFromItsContentsNotItsName() throws {
+        let clip = try makeClip("count.mp4", seconds: 1)
+        let disguised = folder.appendingPathComponent("picture.png").path
+        try FileManager.default.copyItem(atPath: clip, toPath: disguised)
+        let shader = folder.appendingPathComponent("white.mp4").path
+        // White on the left, black on the right.
+        try """
+            #version 300 es
+            precision highp float;
+            #include "frame.glsl"
+            #include "canvas.glsl"
+            out vec4 fragColor;
+            void main() { fragColor = vec4(vec3(canvasPixel().x < u_canvas.z * 0.5 ? 1.0 : 0.0), 1.0); }
+            """.write(toFile: shader, atomically: true, encoding: .utf8)
+        let sway = try Compositor.sway(["640x360@60"])
+        for (file, isShader) in [(disguised, false), (shader, true)] {
+            let glout = try sway.glout(["run", "--content", file, "--control", "none", "--duration", "60"])
+            try sway.waitForGlout(on: ["HEADLESS-1"], frozen: isShader)
+            let screen = try sway.screenshot("HEADLESS-1")
+            if isShader {
+                XCTAssertTrue(screen.pixel(10, 10) == (255, 255, 255) && screen.pixel(630, 10) == (0, 0, 0),
+                              "\(file): \(screen.pixel(10, 10)) \(screen.pixel(630, 10))")
+            } else {
+                try waitUntil("\(file) shows coded frames") {
+                    frameNumber(try sway.screenshot("HEADLESS-1"), width: 640, row: 180) != nil
+                }
+            }
+            glout.signal(SIGTERM)
+            let finished = glout.wait()
+            XCTAssertEqual(finished.status, 0, finished.stderr)
+            XCTAssertEqual(finished.stderr.contains("h264 video"), !isShader, finished.stderr)
+        }
+    }
+
+    /// A file FFmpeg cannot open, a file with sound and no picture, and a video whose
+    /// codec this FFmpeg has no decoder for: exit 1, naming the file and the reason.
+    func test_aFileThatIsNoPlayableVideoEndsItWithStatus1NamingFileAndReason() throws {
+        let noise = folder.appendingPathComponent("noise.bin").path
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ ($0 >> 3)) } + [0]).write(to: URL(fileURLWithPath: noise))
+        let sound = folder.appendingPathComponent("tone.wav").path
+        let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", sound]).wait()
+        XCTAssertEqual(made.status, 0, made.stderr)
+        // A codec no decoder knows: the clip's sample entry (and brand) renamed from avc1.
+        let clip = try makeClip("count.mp4", seconds: 1)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+        let avc1 = Array("avc1".utf8)
+        let places = (0...(bytes.count - 4)).filter { Array(bytes[$0..<$0 + 4]) == avc1 }
+        XCTAssertFalse(places.isEmpty, "no avc1 in the clip")
+        for at in places { bytes.replaceSubrange(at..<at + 4, with: Array("zzzz".utf8)) }
+        let unknown = folder.appendingPathComponent("unknown.mp4").path
+        try Data(bytes).write(to: URL(fileURLWithPath: unknown))
+        let sway = try Compositor.sway(["640x360@60"])
+        let cases = [(noise, "--content \(noise): not a picture, shader or video glout can read (FFmpeg: "),
+                     (sound, "--content \(sound): has no video stream"),
+                     (unknown, "--content \(unknown): its video codec '")]
+        for (file, message) in cases {
+            let finished = try sway.glout(["run", "--content", file, "--duration", "5"]).wait()
+            XCTAssertEqual(finished.status, 1, "\(file): \(finished.stderr)")
+            XCTAssertTrue(finished.stderr.contains(message), "\(file): \(finished.stderr)")
+        }
+    }
+}

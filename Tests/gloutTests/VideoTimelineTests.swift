@@ -1,0 +1,151 @@
+import XCTest
+@testable import glout
+
+/// Which video frame each refresh shows, and the cadence that makes: the frame whose
+/// interval holds the refresh's target time, for target times as a display link gives
+/// them (a period apart, at a phase of their own).
+final class VideoTimelineTests: XCTestCase {
+    /// A constant-rate clip of `count` frames at `fps`, timestamps in a 90 kHz time base
+    /// (MPEG-TS's), or in 1/fps ticks when that does not divide.
+    func clip(fps: Int, count: Int) -> VideoTimeline {
+        let perFrame = 90_000 / fps
+        return VideoTimeline(starts: (0..<count).map { Int64($0 * perFrame) }, end: Int64(count * perFrame),
+                             tick: 1 / 90_000)!
+    }
+
+    /// The frames shown by `refreshes` targets at `hz`, starting at `phase` seconds, with
+    /// each target moved by `jitter(k)` seconds.
+    func shown(_ timeline: VideoTimeline, hz: Double, refreshes: Int, phase: Double,
+               jitter: (Int) -> Double = { _ in 0 }) -> [Int] {
+        (0..<refreshes).map { timeline.frame(at: phase + Double($0) / hz + jitter($0)) }
+    }
+
+    func cadence(of frames: [Int], refreshesPerFrame: Double) -> VideoCadence {
+        var cadence = VideoCadence()
+        for frame in frames { cadence.refresh(showing: frame, refreshesPerFrame: refreshesPerFrame) }
+        return cadence
+    }
+
+    /// How many refreshes in a row each frame got, the first and last run left out.
+    func runs(_ frames: [Int]) -> [Int] {
+        var runs: [Int] = [], length = 1
+        for (a, b) in zip(frames, frames.dropFirst()) {
+            if a == b { length += 1 } else { runs.append(length); length = 1 }
+        }
+        return Array(runs.dropFirst())
+    }
+
+    func test_24OnA60HzOutputIsThreeTwoPulldown() {
+        let timeline = clip(fps: 24, count: 240)
+        // Targets half of 1/120 s off the grid both share: never near a frame's edge,
+        // so a millisecond of jitter either way changes nothing.
+        for jitter in [{ (_: Int) in 0.0 }, { (k: Int) in (k % 3 == 0 ? 1 : -1) * 0.001 }] {
+            let frames = shown(timeline, hz: 60, refreshes: 600, phase: 1 / 240, jitter: jitter)
+            let pattern = runs(frames)
+            XCTAssertEqual(Set(pattern), [2, 3])
+            for (a, b) in zip(pattern, pattern.dropFirst()) { XCTAssertNotEqual(a, b, "3:2 alternates") }
+            let c = cadence(of: frames, refreshesPerFrame: 60 / 24)
+            XCTAssertEqual(c.cadenceErrors, 0)
+            XCTAssertEqual(c.passedOver, 0)
+            XCTAssertEqual(c.shown, 240)
+        }
+    }
+
+    func test_24OnA50HzOutputIsMostlyTwoWithAThreeEveryTwelveFrames() {
+        let timeline = clip(fps: 24, count: 240)
+        let frames = shown(timeline, hz: 50, refreshes: 500, phase: 1 / 1200)
+        let pattern = runs(frames)
+        XCTAssertEqual(Set(pattern), [2, 3])
+        // 50/24 = 2 + 1/12: one frame in twelve is held a third refresh.
+        XCTAssertEqual(Double(pattern.filter { $0 == 3 }.count) / Double(pattern.count), 1 / 12, accuracy: 0.01)
+        XCTAssertEqual(cadence(of: frames, refreshesPerFrame: 50 / 24).cadenceErrors, 0)
+    }
+
+    func test_30OnA144HzOutputIsFourFiveFiveFiveFive() {
+        let timeline = clip(fps: 30, count: 150)
+        let frames = shown(timeline, hz: 144, refreshes: 720, phase: 1 / 1440)
+        let pattern = runs(frames)
+        XCTAssertEqual(Set(pattern), [4, 5])
+        // 144/30 = 4.8: four frames in five get five refreshes.
+        XCTAssertEqual(Double(pattern.filter { $0 == 5 }.count) / Double(pattern.count), 0.8, accuracy: 0.01)
+        let c = cadence(of: frames, refreshesPerFrame: 144 / 30)
+        XCTAssertEqual(c.cadenceErrors, 0)
+        XCTAssertEqual(c.passedOver, 0)
+    }
+
+    func test_25OnA60HzOutputIsTwoThreeTwoThreeTwo() {
+        let timeline = clip(fps: 25, count: 250)
+        let frames = shown(timeline, hz: 60, refreshes: 600, phase: 1 / 600)
+        let pattern = runs(frames)
+        XCTAssertEqual(Set(pattern), [2, 3])
+        // 60/25 = 2.4: two frames in five get three refreshes.
+        XCTAssertEqual(Double(pattern.filter { $0 == 3 }.count) / Double(pattern.count), 0.4, accuracy: 0.01)
+        XCTAssertEqual(cadence(of: frames, refreshesPerFrame: 60 / 25).cadenceErrors, 0)
+    }
+
+    func test_24OnA24HzOutputShowsEachFrameOnce() {
+        let timeline = clip(fps: 24, count: 48)
+        let frames = shown(timeline, hz: 24, refreshes: 96, phase: 0.5 / 24)
+        XCTAssertEqual(frames, Array(0..<96))
+        XCTAssertEqual(cadence(of: frames, refreshesPerFrame: 1).cadenceErrors, 0)
+    }
+
+    /// The loop: frame numbers go on across the wrap, one pass after the other, so
+    /// nothing stops or repeats there.
+    func test_theLoopWrapsWithoutAGapOrARepeat() {
+        let timeline = clip(fps: 24, count: 24)
+        XCTAssertEqual(timeline.length, 1, accuracy: 1e-12)
+        let frames = shown(timeline, hz: 60, refreshes: 300, phase: 1 / 240)
+        XCTAssertEqual(Array(Set(frames)).sorted(), Array(0..<120))
+        XCTAssertEqual(timeline.position(of: 49).pass, 2)
+        XCTAssertEqual(timeline.position(of: 49).index, 1)
+        XCTAssertEqual(timeline.seconds(of: 49), 2 + 1 / 24, accuracy: 1e-9)
+        XCTAssertEqual(cadence(of: frames, refreshesPerFrame: 2.5).cadenceErrors, 0)
+    }
+
+    /// The realtime clock: seconds since 1970 are a pass number in the hundred millions,
+    /// still exact to the frame.
+    func test_realtimeSecondsPickTheFrameOfThatInstantInTheLoop() {
+        let timeline = clip(fps: 24, count: 72)  // 3 s
+        let now = 1_796_000_001.0 + 1.5 + 0.5 / 24  // 1.5 s into a pass (1_796_000_001 is 3 × 598_666_667)
+        let frame = timeline.frame(at: now)
+        XCTAssertEqual(timeline.position(of: frame).index, 36)
+        XCTAssertEqual(timeline.position(of: frame).pass, 598_666_667)
+    }
+
+    /// Variable frame rate: a frame is held until the next one's start, however long.
+    func test_aVariableRateClipHoldsEachFrameUntilTheNextStarts() {
+        let timeline = VideoTimeline(starts: [0, 10, 40, 45], end: 100, tick: 0.01)!
+        XCTAssertEqual(timeline.frame(at: 0.05), 0)
+        XCTAssertEqual(timeline.frame(at: 0.39), 1)
+        XCTAssertEqual(timeline.frame(at: 0.42), 2)
+        XCTAssertEqual(timeline.frame(at: 0.99), 3)
+        XCTAssertEqual(timeline.frame(at: 1.0), 4)
+        XCTAssertEqual(timeline.index(atOrBefore: 44), 2)
+        XCTAssertEqual(timeline.index(atOrBefore: -5), 0)
+    }
+
+    /// Values no clip should have: still a timeline, or none, never a trap.
+    func test_strangeTimesGiveTheFirstFrameOrNoTimeline() {
+        let timeline = clip(fps: 24, count: 24)
+        XCTAssertEqual(timeline.frame(at: -5), 0)
+        XCTAssertEqual(timeline.frame(at: .nan), 0)
+        XCTAssertEqual(timeline.frame(at: .infinity), 0)
+        XCTAssertNil(VideoTimeline(starts: [], end: 10, tick: 1))
+        XCTAssertNil(VideoTimeline(starts: [5], end: 5, tick: 1))
+        XCTAssertNil(VideoTimeline(starts: [0], end: 5, tick: 0))
+        XCTAssertNil(VideoTimeline(frames: 0, duration: 1))
+        XCTAssertEqual(VideoTimeline(starts: [3, 1, 3, 2], end: 4, tick: 1)?.starts, [1, 2, 3])
+    }
+
+    func test_aFrameHeldTooLongOrPassedOverIsCounted() {
+        var c = VideoCadence()
+        for frame in [0, 0, 0, 1, 1, 1, 1, 2, 2, 4, 4, 4, 5] { c.refresh(showing: frame, refreshesPerFrame: 2.5) }
+        XCTAssertEqual(c.shown, 5)
+        XCTAssertEqual(c.holds, [4: 1, 2: 1, 3: 1])
+        XCTAssertEqual(c.cadenceErrors, 1)  // frame 1's four refreshes
+        XCTAssertEqual(c.passedOver, 1)  // frame 3
+        XCTAssertTrue(VideoCadence.allowed(1, refreshesPerFrame: 1.005))
+        XCTAssertFalse(VideoCadence.allowed(2, refreshesPerFrame: 1.005))
+    }
+}
