@@ -1,9 +1,9 @@
 #version 300 es
 // A video of the user's (--content FILE): the decoded frame's Y, U and V planes, sampled
 // here and turned into RGB with the frame's matrix and range (u_video0, u_video1), so the
-// CPU converts no colour. Drawn at the video's own size into a layer of its own, which
-// is then scaled into the picture where --scale-mode puts it (a blit: one filtered
-// sample a pixel there, not three).
+// CPU converts no colour. Always drawn at the video's own size: straight into the
+// picture where --scale-mode puts it at that size, else into a layer of its own that a
+// filtered blit scales into the picture (one filtered sample a pixel there, not three).
 precision highp float;
 #include "frame.glsl"
 #include "canvas.glsl"

@@ -22,6 +22,8 @@ struct BenchRun {
         var timestampsHeld: UInt64 = 0
         /// The display link's frame interval: the output asks for a frame every this many refreshes.
         var interval = 1
+        /// Its --content video, over the whole run.
+        var video: VideoReport?
 
         /// The frames a second the output asks for: its refresh rate over its frame interval.
         var askedFramesPerSecond: Double { period > 0 ? 1e9 / Double(period) / Double(max(1, interval)) : 0 }
@@ -81,6 +83,10 @@ struct BenchRun {
         if outputs.count > 1 {
             let got = outputs.map { $0.askedFramesPerSecond > 0 ? 100 * $0.pacing.framesPerSecond / $0.askedFramesPerSecond : 0 }
             lines.append("shares: every output got \(format(got.min() ?? 0, 1)) to \(format(got.max() ?? 0, 1))% of the frames it asked for")
+        }
+        for output in outputs {
+            guard let video = output.video else { continue }
+            lines.append("\(Log.printable(output.name)): video (whole run) " + video.summary)
         }
         for output in outputs where output.pacing.presented > 0 || output.pacing.discarded > 0 {
             let toPresent = output.pacing.commitToPresent
@@ -148,6 +154,7 @@ struct BenchRun {
             var share_got_pct: Double
             var suspensions: UInt64
             var stall_ms: Double
+            var video: VideoReport?
         }
         struct Pacing: Encodable {
             var mode: String
@@ -174,7 +181,7 @@ struct BenchRun {
                                                 dropped: output.feedbackDropped),
                          compositor: output.compositor, fifo: output.fifo, commit_timing: output.commitTiming,
                          timestamps_held: output.timestampsHeld, asked_fps: output.askedFramesPerSecond, share_asked_pct: share.asked, share_got_pct: share.got,
-                         suspensions: output.suspensions, stall_ms: output.stallMilliseconds)
+                         suspensions: output.suspensions, stall_ms: output.stallMilliseconds, video: output.video)
         }
         return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, presentation_clock: presentationClock,
                                                             duration_s: seconds,

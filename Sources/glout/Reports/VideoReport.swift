@@ -30,6 +30,21 @@ struct VideoReport: Encodable {
     var decode_ms_p50: Double?
     var decode_ms_p99: Double?
 
+    /// The share of frames held as their cadence calls for, in per cent (nil before any).
+    var onCadencePercent: Double? {
+        let held = refreshes_per_frame.values.reduce(0, +)
+        return held > 0 ? 100 * Double(held - cadence_errors) / Double(held) : nil
+    }
+
+    /// One line for bench's table.
+    var summary: String {
+        let holds = refreshes_per_frame.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map { "\($0.key): \($0.value)" }
+        return "\(frames_shown) frames shown, " + (onCadencePercent.map { format($0, 2) + "% on cadence" } ?? "no cadence yet")
+            + " (refreshes per frame \(holds.joined(separator: ", "))), \(frames_passed_over) passed over, "
+            + "\(late_refreshes) late refreshes, decode p50 \(decode_ms_p50.map { format($0, 2) } ?? "-") ms "
+            + "p99 \(decode_ms_p99.map { format($0, 2) } ?? "-") ms"
+    }
+
     init(_ playback: VideoPlayback) {
         let source = playback.source
         file = Log.printable(source.path)

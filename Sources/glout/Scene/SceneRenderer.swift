@@ -40,8 +40,10 @@ final class SceneRenderer: OutputRenderer {
     /// --content video: the Y, U and V textures, the frame they hold, its colour matrix,
     /// and what this output's refreshes showed.
     private var videoTextures: [GLuint] = []
-    /// The frame in RGB at the video's size, scaled into the picture from there.
+    /// The frame in RGB at the video's size, scaled into the picture from there, and
+    /// which frame it holds.
     private var videoLayer = ColourLayer()
+    private var videoLayerFrame: Int?
     private var videoTextureSize: (width: Int, height: Int)?
     private var videoFrame: Int?
     private var videoMatrix: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -217,7 +219,6 @@ final class SceneRenderer: OutputRenderer {
         if video != nil {
             // The video's frame goes in below, when it changed or the layer was drawn anew.
             regions = []
-            if newVideoFrame { convertVideo() }
         }
         let drawsLive = drawsDashboard && state.live && !direct
         // Only the regions drawn again go to the output, where it holds the last frame and
@@ -291,7 +292,9 @@ final class SceneRenderer: OutputRenderer {
     /// it is another than the textures hold, and counts the cadence. Whether it changed.
     private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, state: Scene.State, output: Output) -> Bool {
         let number = video.timeline.frame(at: state.spanTime(at: frame.targetTimestamp))
-        let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds)
+        // A snapshot draws the exact frame; a window shows what is there.
+        let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds,
+                                            waiting: drawsFirstFrameFast ? 0 : 5)
         let period = Double(frame.duration.components.seconds) + Double(frame.duration.components.attoseconds) * 1e-18
         if let picture {
             if late { videoLate += 1 }
@@ -351,13 +354,10 @@ final class SceneRenderer: OutputRenderer {
                 2 * (1 - kr), 2 * kb * (1 - kb) / kg, 2 * kr * (1 - kr) / kg, 2 * (1 - kb))
     }
 
-    /// The frame's planes to RGB in the video's layer, at the video's size (video.frag).
-    private func convertVideo() {
-        guard let size = videoTextureSize else { return }
-        let (width, height) = (Int32(size.width), Int32(size.height))
-        videoLayer.allocate(width: width, height: height)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), videoLayer.framebuffer)
-        glViewport(0, 0, width, height)
+    /// Draws the frame's planes as RGB (video.frag) into `rect` (framebuffer pixels,
+    /// bottom left origin) of the bound framebuffer.
+    private func convertVideo(into rect: (x: Int32, y: Int32, width: Int32, height: Int32)) {
+        glViewport(rect.x, rect.y, rect.width, rect.height)
         glUseProgram(content!.program)
         block.bind()
         for (i, texture) in videoTextures.enumerated() {
@@ -368,10 +368,12 @@ final class SceneRenderer: OutputRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
-    /// Scales the video's layer into the picture where --scale-mode puts it, within the
-    /// canvas, and names that region as changed.
+    /// Puts the video's frame into the picture where --scale-mode puts it, within the
+    /// canvas, and names that region as changed: at the video's own size converted
+    /// straight there; at another, converted at its own size into the video's layer
+    /// (once per frame), then scaled from there by a filtered blit.
     private func placeVideo(_ video: VideoSource, layout: SceneLayout, target: RenderTarget) {
-        guard let size = videoTextureSize else { return }
+        guard let size = videoTextureSize, let shown = videoFrame else { return }
         let canvas = layout.canvas
         let place = ContentImage.placement(width: video.width, height: video.height, in: canvas.size, mode: content!.scaleMode)
         let (x0, y0) = (Int32((Double(canvas.x) + place.x).rounded()), Int32((Double(canvas.y) + place.y).rounded()))
@@ -381,19 +383,32 @@ final class SceneRenderer: OutputRenderer {
                            height: min(y1, canvas.maxY) - max(y0, canvas.y))
         guard visible.width > 0, visible.height > 0 else { return }
         let height = target.pixelSize.height
-        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoLayer.framebuffer)
-        glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawingFramebuffer)
+        let (width, tall) = (Int32(size.width), Int32(size.height))
+        // Top left (x0, y0) in picture pixels is (x0, height - y0) in the framebuffer.
+        let destination = (x: x0, y: height - y1, width: x1 - x0, height: y1 - y0)
         let clip = visible.flippedY(containerHeight: height)
-        glEnable(GLenum(GL_SCISSOR_TEST))
-        glScissor(clip.x, clip.y, clip.width, clip.height)
-        // The layer is upright (its last row the picture's top): top left (x0, y0) in
-        // picture pixels is (x0, height - y0) in the framebuffer.
-        // At its own size a plain copy; scaled, filtered.
-        let same = x1 - x0 == Int32(size.width) && y1 - y0 == Int32(size.height)
-        glBlitFramebuffer(0, 0, Int32(size.width), Int32(size.height), x0, height - y1, x1, height - y0,
-                          GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(same ? GL_NEAREST : GL_LINEAR))
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
+        if destination.width == width && destination.height == tall {
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
+            glEnable(GLenum(GL_SCISSOR_TEST))
+            glScissor(clip.x, clip.y, clip.width, clip.height)
+            convertVideo(into: destination)
+            glDisable(GLenum(GL_SCISSOR_TEST))
+        } else {
+            if videoLayerFrame != shown {
+                videoLayer.allocate(width: width, height: tall)
+                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), videoLayer.framebuffer)
+                convertVideo(into: (0, 0, width, tall))
+                videoLayerFrame = shown
+            }
+            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoLayer.framebuffer)
+            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawingFramebuffer)
+            glEnable(GLenum(GL_SCISSOR_TEST))
+            glScissor(clip.x, clip.y, clip.width, clip.height)
+            glBlitFramebuffer(0, 0, width, tall, destination.x, destination.y, x1, height - y0,
+                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_LINEAR))
+            glDisable(GLenum(GL_SCISSOR_TEST))
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
+        }
         changed.append(visible)
     }
 

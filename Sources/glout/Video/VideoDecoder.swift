@@ -51,6 +51,9 @@ final class VideoDecoder {
 
     /// Opens `path`; errors name the file and FFmpeg's reason.
     init(path: String) throws {
+        // FFmpeg's own log would reach the terminal unescaped, a line per damaged
+        // macroblock: glout says what matters itself (``ffmpegReason(_:)``).
+        av_log_set_level(AV_LOG_QUIET)
         func failure(_ reason: String) -> GloutError { GloutError("--content \(path): \(reason)") }
         var format: UnsafeMutablePointer<AVFormatContext>?
         var codec: UnsafeMutablePointer<AVCodecContext>?

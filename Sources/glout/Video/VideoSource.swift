@@ -22,6 +22,8 @@ final class VideoSource: @unchecked Sendable {
     // Everything below is guarded by `mutex`; `wake` tells the decoding thread.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Tells a window that waits for a frame (a snapshot) that one was queued.
+    private let arrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queue: [VideoPicture] = []
     /// Each window's last frame asked for, and when (CLOCK_MONOTONIC ns).
     private var consumers: [ObjectIdentifier: (frame: Int, asked: UInt64)] = [:]
@@ -48,14 +50,17 @@ final class VideoSource: @unchecked Sendable {
         self.decoder = decoder
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
+        pthread_cond_init(arrived, nil)
     }
 
     deinit {
         stop()
         pthread_cond_destroy(wake)
+        pthread_cond_destroy(arrived)
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
         wake.deallocate()
+        arrived.deallocate()
     }
 
     /// Starts the decoding thread (once).
@@ -91,8 +96,25 @@ final class VideoSource: @unchecked Sendable {
 
     /// The picture for frame `number`, asked by `consumer` at `now`: that frame, or
     /// while the decoder has not reached it the newest one before it (`late`), or nil
-    /// before any frame is decoded.
-    func picture(for number: Int, consumer: ObjectIdentifier, now: UInt64) -> (picture: VideoPicture?, late: Bool) {
+    /// before any frame is decoded. With `waiting` seconds, waits up to that long for the
+    /// frame itself (a snapshot draws one exact frame).
+    func picture(for number: Int, consumer: ObjectIdentifier, now: UInt64,
+                 waiting: Double = 0) -> (picture: VideoPicture?, late: Bool) {
+        if waiting > 0 {
+            _ = picture(for: number, consumer: consumer, now: now)
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let end = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + waiting
+            deadline = timespec(tv_sec: Int(end), tv_nsec: Int((end - end.rounded(.down)) * 1e9))
+            pthread_mutex_lock(mutex)
+            while !stopping, !queue.contains(where: { $0.number == number }) {
+                // Room for the decoder to go on towards it.
+                trim(now: now)
+                pthread_cond_signal(wake)
+                if pthread_cond_timedwait(arrived, mutex, &deadline) == ETIMEDOUT { break }
+            }
+            pthread_mutex_unlock(mutex)
+        }
         let result: (VideoPicture?, Bool) = locked {
             consumers[consumer] = (number, now)
             wanted = max(wanted, number)
@@ -179,6 +201,7 @@ final class VideoSource: @unchecked Sendable {
                 locked {
                     if seekTarget == nil, (queue.last?.number ?? Int.min) < number { queue.append(picture) }
                 }
+                pthread_cond_broadcast(arrived)
             }
             if made > 0 {
                 let each = (MonotonicInstant.now.nanoseconds &- began) / UInt64(made)
