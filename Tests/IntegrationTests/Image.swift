@@ -115,3 +115,11 @@ struct Image: Equatable {
 /// Whether a screenshot shows glout's control view: dark, where the content view is
 /// bright.
 func isControlView(_ picture: Image) -> Bool { picture.meanBrightness < 70 }
+
+/// A PNG that glout wrote, as RGB (through ImageMagick's convert).
+func loadPNG(_ path: String) throws -> Image {
+    let ppm = path + ".ppm"
+    let convert = try Child("/usr/bin/convert", [path, "-alpha", "off", ppm]).wait()
+    guard convert.status == 0 else { throw HarnessError("convert \(path): \(convert.stderr)") }
+    return try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
+}

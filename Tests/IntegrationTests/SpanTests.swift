@@ -16,14 +16,6 @@ final class SpanTests: IntegrationTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A PNG that glout wrote, as RGB.
-    func loadPNG(_ path: String) throws -> Image {
-        let ppm = path + ".ppm"
-        let convert = try Child("/usr/bin/convert", [path, "-alpha", "off", ppm]).wait()
-        guard convert.status == 0 else { throw HarnessError("convert \(path): \(convert.stderr)") }
-        return try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
-    }
-
     /// `glout snapshot --canvas`: the picture and where it says each part is, by
     /// "machine name".
     func canvas(_ sway: Compositor, _ arguments: [String]) throws -> (Image, [String: (x: Int, y: Int, width: Int, height: Int)]) {
