@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A --content video on two outputs at once (BENCHMARKS.md, "Video"): a clip ffmpeg makes
 # (testsrc2, H.264), played by one glout on a fresh headless sway with a 60 Hz and a
-# 50 Hz output, then by mpv (--vo=gpu --video-sync=display-resample, fullscreen) alone on
+# 50 Hz output, then by mpv (--vo=gpu --gpu-sw: llvmpipe is a software renderer,
+# --video-sync=display-resample, fullscreen) alone on
 # the 60 Hz one, for comparison. Per output: the frames shown, the share held for the
 # refreshes their cadence calls for, frames passed over, refreshes that showed a late
 # frame, decode time; and each player's CPU (user + system of every thread, from /proc,
@@ -53,7 +54,8 @@ PY
 if command -v mpv >/dev/null; then
   first=${modes%%,*}
   eval "$(scripts/compositor sway --outputs "$first")"
-  mpv --fs --vo=gpu --video-sync=display-resample --loop-file=inf --no-audio --really-quiet "$clip" &
+  mpv --fs --vo=gpu --gpu-context=wayland --gpu-sw --video-sync=display-resample --loop-file=inf --no-audio \
+    --really-quiet "$clip" &
   pid=$!
   sleep 4
   start=$(ticks "$pid")
@@ -61,7 +63,7 @@ if command -v mpv >/dev/null; then
   end=$(ticks "$pid")
   kill "$pid"; wait "$pid" 2>/dev/null || true
   scripts/compositor stop "$GLOUT_COMPOSITOR_DIR"
-  printf 'mpv %s (--vo=gpu --video-sync=display-resample) on %s alone: %.2f cores\n' \
+  printf 'mpv %s (--vo=gpu --gpu-sw --video-sync=display-resample) on %s alone: %.2f cores\n' \
     "$(mpv --version | head -1 | awk '{print $2}')" "$first" "$(echo "($end - $start) / $hz / $seconds" | bc -l)"
 else
   echo "mpv: not installed (apt-get install mpv), no comparison"
