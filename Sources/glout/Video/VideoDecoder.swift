@@ -64,7 +64,12 @@ final class VideoDecoder {
                 if format != nil { avformat_close_input(&format) }
             }
         }
-        let opened = avformat_open_input(&format, path, nil, nil)
+        // A local file only: "file:" keeps a path such as "http:x" from being taken for a
+        // URL, and the whitelist keeps a playlist inside the file from reaching out.
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file,crypto,data", 0)
+        defer { av_dict_free(&options) }
+        let opened = avformat_open_input(&format, "file:" + path, nil, &options)
         guard opened >= 0, let format else {
             throw failure("not a picture, shader or video glout can read (FFmpeg: \(ffmpegReason(opened)))")
         }
