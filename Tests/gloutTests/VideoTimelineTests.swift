@@ -1,9 +1,10 @@
 import XCTest
 @testable import glout
 
-/// Which video frame each refresh shows, and the cadence that makes: the frame whose
-/// interval holds the refresh's target time, for target times as a display link gives
-/// them (a period apart, at a phase of their own).
+/// Which video frame each refresh shows, the cadence that makes, and the colours the
+/// frame is drawn in. The frame is the one whose interval holds the refresh's target
+/// time, for target times as a display link gives them (a period apart, at a phase of
+/// their own).
 final class VideoTimelineTests: XCTestCase {
     /// A constant-rate clip of `count` frames at `fps`, timestamps in a 90 kHz time base
     /// (MPEG-TS's), or in 1/fps ticks when that does not divide.
@@ -147,5 +148,25 @@ final class VideoTimelineTests: XCTestCase {
         XCTAssertEqual(c.passedOver, 1)  // frame 3
         XCTAssertTrue(VideoCadence.allowed(1, refreshesPerFrame: 1.005))
         XCTAssertFalse(VideoCadence.allowed(2, refreshesPerFrame: 1.005))
+    }
+
+    /// video.frag's matrix: video-range white and black are 255 and 0, and BT.709's and
+    /// BT.601's primaries come out as the primaries.
+    func test_theColourMatrixTurnsVideoRangeYCbCrIntoRGB() {
+        func rgb(_ y: Double, _ cb: Double, _ cr: Double, bt709: Bool, full: Bool = false) -> [Double] {
+            let m = SceneRenderer.colourMatrix(bt709: bt709, fullRange: full)
+            let l = (y / 255 - m.0) * m.1, u = (cb / 255 - m.2) * m.3, v = (cr / 255 - m.2) * m.3
+            return [l + m.4 * v, l - m.5 * u - m.6 * v, l + m.7 * u].map { min(max($0, 0), 1) * 255 }
+        }
+        func near(_ a: [Double], _ b: [Double], within: Double = 2) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= within } }
+        XCTAssertTrue(near(rgb(235, 128, 128, bt709: true), [255, 255, 255]))
+        XCTAssertTrue(near(rgb(16, 128, 128, bt709: false), [0, 0, 0]))
+        XCTAssertTrue(near(rgb(255, 128, 128, bt709: true, full: true), [255, 255, 255]))
+        // Red, green and blue at 100% in BT.709 video range (ITU-R BT.709 table values).
+        XCTAssertTrue(near(rgb(63, 102, 240, bt709: true), [255, 0, 0]), "\(rgb(63, 102, 240, bt709: true))")
+        XCTAssertTrue(near(rgb(173, 42, 26, bt709: true), [0, 255, 0]), "\(rgb(173, 42, 26, bt709: true))")
+        XCTAssertTrue(near(rgb(32, 240, 118, bt709: true), [0, 0, 255]), "\(rgb(32, 240, 118, bt709: true))")
+        // And in BT.601.
+        XCTAssertTrue(near(rgb(81, 90, 240, bt709: false), [255, 0, 0]), "\(rgb(81, 90, 240, bt709: false))")
     }
 }
