@@ -19,11 +19,17 @@ final class VideoTests: IntegrationTestCase {
     }
 
     /// Makes `name` with ffmpeg: `seconds` of 320x180 H.264 at `fps`, B-frames and all.
-    private func makeClip(_ name: String, fps: Int = 24, seconds: Int = 3, codec: [String] = ["-c:v", "libx264", "-g", "12", "-bf", "2"])
-        throws -> String {
+    /// `halves`: 640x180, its left half coding the frame number N as above and its right
+    /// half 127 - N, so that each half of a span tells which frame and which half it is.
+    private func makeClip(_ name: String, fps: Int = 24, seconds: Int = 3, halves: Bool = false,
+                          codec: [String] = ["-c:v", "libx264", "-g", "12", "-bf", "2"]) throws -> String {
         let path = folder.appendingPathComponent(name).path
-        let columns = "if(lt(X\\,W*7/8)\\,if(bitand(N\\,pow(2\\,floor(X*8/W)))\\,235\\,16)\\,235)"
-        let filter = "nullsrc=s=320x180:r=\(fps):d=\(seconds),format=yuv420p,geq=lum='\(columns)':cb=128:cr=128"
+        let columns = halves
+            ? "if(lt(mod(floor(X*16/W)\\,8)\\,7)\\,if(bitand(if(lt(X\\,W/2)\\,N\\,127-N)\\,pow(2\\,mod(floor(X*16/W)\\,8)))"
+                + "\\,235\\,16)\\,235)"
+            : "if(lt(X\\,W*7/8)\\,if(bitand(N\\,pow(2\\,floor(X*8/W)))\\,235\\,16)\\,235)"
+        let filter = "nullsrc=s=\(halves ? "640x180" : "320x180"):r=\(fps):d=\(seconds),format=yuv420p,"
+            + "geq=lum='\(columns)':cb=128:cr=128"
         let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", filter] + codec
                              + ["-pix_fmt", "yuv420p", path]).wait()
         XCTAssertEqual(made.status, 0, "ffmpeg: \(made.stderr)")
@@ -124,6 +130,134 @@ final class VideoTests: IntegrationTestCase {
             let picture = try loadPNG(out.appendingPathComponent("HEADLESS-1.png").path)
             XCTAssertEqual(frameNumber(picture, width: 640, row: 180), frame, "--frozen \(time): \(run.stderr)")
         }
+    }
+
+    /// On the span a video covers the whole canvas, each output showing its piece of the
+    /// same frame: two 640x360 outputs side by side are one 1280x360 canvas, which a
+    /// 640x180 clip fills, its left half on the left output and its right half on the right.
+    func test_aVideoSpansTheCanvasEachOutputShowingItsPieceOfTheSameFrame() throws {
+        let clip = try makeClip("halves.mp4", halves: true)
+        let sway = try Compositor.sway(["640x360@60", "640x360@50"])
+        for (time, frame) in [(0.01, 0), (1.5 + 0.5 / 24, 36), (2.99, 71)] {
+            let out = folder.appendingPathComponent("span-\(frame)")
+            let run = try sway.glout(["snapshot", "--layout", "span", "--content", clip, "--control", "none",
+                                      "--frozen", "\(time)", "--out", out.path]).wait()
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let left = try loadPNG(out.appendingPathComponent("HEADLESS-1.png").path)
+            let right = try loadPNG(out.appendingPathComponent("HEADLESS-2.png").path)
+            XCTAssertEqual(frameNumber(left, width: 640, row: 180), frame, "left, --frozen \(time): \(run.stderr)")
+            XCTAssertEqual(frameNumber(right, width: 640, row: 180), 127 - frame, "right, --frozen \(time): \(run.stderr)")
+        }
+        // The canvas alone is the test pattern's: --canvas does not take --content.
+        let refused = try sway.glout(["snapshot", "--canvas", "--content", clip, "--out", folder.appendingPathComponent("c.png").path]).wait()
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--canvas draws the span's test pattern"), refused.stderr)
+    }
+
+    /// A wall of two machines (two compositors here, a 60 Hz and a 50 Hz output) playing
+    /// one file on the realtime clock: each shows its half of the frame of the instant.
+    /// Screenshots taken at once show coded frames of the same instant (within what the
+    /// two captures' own spread allows), and the frames each refresh presented
+    /// (--landings-json) are at most one apart from what the other screen showed then, in
+    /// nine of ten refreshes: the rest are refreshes that missed their target under load.
+    func test_twoGloutsOfAWallShowTheSameFrameAtTheSameInstant() throws {
+        let clip = try makeClip("halves.mp4", halves: true)
+        let left = try Compositor.sway(["640x360@60"]), right = try Compositor.sway(["640x360@50"])
+        func wallJSON(_ sway: Compositor, _ machine: String) throws -> [[String: Any]] {
+            let run = try sway.glout(["outputs", "--wall-json", "--machine", machine]).wait()
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            return try XCTUnwrap(object?["outputs"] as? [[String: Any]])
+        }
+        var merged = try wallJSON(left, "left")
+        for var entry in try wallJSON(right, "right") {
+            entry["x"] = (entry["x"] as! Int) + 640
+            merged.append(entry)
+        }
+        let wall = folder.appendingPathComponent("wall.json")
+        try JSONSerialization.data(withJSONObject: ["outputs": merged]).write(to: wall)
+        var glouts: [(machine: String, child: Child, landings: String)] = []
+        for (sway, machine) in [(left, "left"), (right, "right")] {
+            let landings = folder.appendingPathComponent("landings-\(machine).json").path
+            glouts.append((machine, try sway.glout(["run", "--layout", "span", "--wall", wall.path, "--machine", machine,
+                                                    "--content", clip, "--duration", "600", "--landings-json", landings]),
+                           landings))
+        }
+        var stopped = false
+        func stop() {
+            guard !stopped else { return }
+            stopped = true
+            for glout in glouts {
+                glout.child.signal(SIGTERM)
+                let finished = glout.child.wait()
+                XCTAssertEqual(finished.status, 0, "\(glout.machine): \(finished.stderr)")
+            }
+        }
+        defer { stop() }
+        try left.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+        try right.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+        try waitUntil("both screens show coded frames") {
+            let shown = try [left, right].map { frameNumber(try $0.screenshot("HEADLESS-1"), width: 640, row: 180) }
+            return shown.allSatisfy { $0 != nil }
+        }
+        // Captures of both screens at once (two grims started together), for 6 s at least:
+        // enough refreshes for the landings below.
+        var errors: [String] = []
+        let started = Date()
+        var pairs = 0
+        while pairs < 12 || Date().timeIntervalSince(started) < 6 {
+            pairs += 1
+            let before = Date()
+            let files = [left, right].map { _ in folder.appendingPathComponent("shot-\(UUID().uuidString).ppm") }
+            let grims = try zip([left, right], files).map { sway, file in
+                try Child("/usr/bin/grim", ["-t", "ppm", "-o", "HEADLESS-1", file.path], environment: sway.environment)
+            }
+            let finished = grims.map { $0.wait() }
+            let spread = Date().timeIntervalSince(before)
+            for (grim, result) in zip(grims, finished) { XCTAssertEqual(result.status, 0, grim.stderr) }
+            let shots = files.map { try? Image(ppm: Data(contentsOf: $0)) }
+            guard let a = shots[0].flatMap({ frameNumber($0, width: 640, row: 180) }),
+                  let b = shots[1].flatMap({ frameNumber($0, width: 640, row: 180) }).map({ 127 - $0 }) else {
+                errors.append("a pair of captures that does not show two coded frames")
+                continue
+            }
+            // Frames 0...71 on a loop; each capture happened somewhen in `spread`.
+            let apart = min((a - b + 72) % 72, (b - a + 72) % 72)
+            let allowed = 1 + Int((spread * 24).rounded(.up))
+            if apart > allowed { errors.append("left showed \(a), right \(b), captured within \(spread) s") }
+        }
+        stop()
+        XCTAssertTrue(errors.isEmpty, errors.joined(separator: "\n") + "\n" + glouts.map(\.child.stderr).joined(separator: "\n"))
+        // What each refresh presented, set against the other screen's frame at that instant.
+        func shown(_ path: String) throws -> [(landed: Double, frame: Int)] {
+            let log = try readJSON(path)
+            let offset = (log["realtime_minus_monotonic_ns"] as? NSNumber)?.doubleValue ?? 0
+            let output = try XCTUnwrap((log["outputs"] as? [[String: Any]])?.first, "\(path): no output")
+            let frames = try XCTUnwrap(output["frames"] as? [[String: Any]])
+            return frames.compactMap { frame in
+                guard let landed = (frame["landed_ns"] as? NSNumber)?.doubleValue,
+                      let number = frame["video_frame"] as? Int else { return nil }
+                return ((landed + offset) / 1e9, number)
+            }.sorted { $0.landed < $1.landed }
+        }
+        let a = try shown(glouts[0].landings), b = try shown(glouts[1].landings)
+        XCTAssertGreaterThan(a.count, 150, "left: refreshes with a video frame")
+        XCTAssertGreaterThan(b.count, 120, "right: refreshes with a video frame")
+        var differences: [Int] = [], j = -1
+        // After the first second, once both display links lock to their refreshes.
+        let from = max(a.first?.landed ?? 0, b.first?.landed ?? 0) + 1
+        for frame in a where frame.landed >= from {
+            while j + 1 < b.count && b[j + 1].landed <= frame.landed { j += 1 }
+            guard j >= 0 else { continue }
+            differences.append(abs(frame.frame - b[j].frame))
+        }
+        XCTAssertGreaterThan(differences.count, 100, "refreshes compared")
+        let within = differences.filter { $0 <= 1 }.count
+        let histogram = Dictionary(grouping: differences, by: { min($0, 10) }).mapValues(\.count).sorted { $0.key < $1.key }
+        print("wall of two compositors: refreshes by how many frames the screens were apart: \(histogram); "
+              + "\(pairs) pairs of captures")
+        XCTAssertGreaterThanOrEqual(Double(within), 0.9 * Double(differences.count),
+                                    "frames apart, how often: \(histogram)")
     }
 
     /// Independent of any name: a video called .png and a shader called .mp4 are each

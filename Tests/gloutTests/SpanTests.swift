@@ -143,6 +143,26 @@ final class SpanCanvasTests: XCTestCase {
         XCTAssertEqual(view.barRegion(barX: 995), Rect(x: 0, y: 0, width: 39, height: 720), "half in")
     }
 
+    func test_contentIsPlacedOnTheWholeCanvasAndEachPartShowsItsPiece() {
+        // A 1640x360 canvas; the part at x 1000 is 640 points, drawn at 2 pixels a point.
+        let canvas = Size(width: 1640, height: 360)
+        let right = SpanView(part: Rect(x: 1000, y: 0, width: 640, height: 360), canvasSize: canvas,
+                             pictureSize: Size(width: 1280, height: 720))
+        let left = SpanView(part: Rect(x: 0, y: 0, width: 1000, height: 360), canvasSize: canvas,
+                            pictureSize: Size(width: 2000, height: 720))
+        // Stretched over the canvas (3280x720 pixels): the right part starts 2000 pixels in.
+        var place = right.placement(width: 320, height: 180, mode: .stretch)
+        XCTAssertEqual([place.x, place.y, place.width, place.height], [-2000, 0, 3280, 720])
+        place = left.placement(width: 320, height: 180, mode: .stretch)
+        XCTAssertEqual([place.x, place.y, place.width, place.height], [0, 0, 3280, 720])
+        // Fitted: 16:9 in a canvas much wider, centred, 1280 wide; it lies across the seam.
+        place = right.placement(width: 1920, height: 1080, mode: .fit)
+        XCTAssertEqual([place.x, place.y, place.width, place.height], [-2000 + 1000, 0, 1280, 720])
+        place = left.placement(width: 1920, height: 1080, mode: .fill)
+        XCTAssertEqual(place.width, 3280)
+        XCTAssertEqual(place.y, (720 - 3280 * 9 / 16) / 2, accuracy: 1e-9)
+    }
+
     func test_atAFractionalScaleThePartsOfTheCanvasAreThePartsPictures() {
         // 1.5 pixels a point: a part at an odd point starts half way through a pixel,
         // rounded as the output's own buffer is (fractional-scale-v1 rounds half away).

@@ -323,6 +323,10 @@ enum Arguments {
             guard out.lowercased().hasSuffix(".png") else {
                 throw reader.error("--canvas writes one PNG: give --out a file name ending in .png, not '\(out)'")
             }
+            if !run.contents.isEmpty {
+                throw reader.error("--canvas draws the span's test pattern, not --content; "
+                                   + "without --canvas, snapshot draws each output's part of the content")
+            }
             run.layout = .span
         } else if canvasScale != nil {
             throw reader.error("--canvas-scale applies to --canvas only")

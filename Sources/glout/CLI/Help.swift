@@ -166,7 +166,8 @@ enum Help {
                           glout's inputs; or a video FFmpeg decodes (no sound),
                           looped, each refresh showing the frame its target time
                           calls for on the --clock (repeatable; the primary shows
-                          it too with --control none)
+                          it too with --control none). In span an image or video
+                          covers the whole canvas, each output showing its piece
       --primary NAME      the output that shows the control view (default: the
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)
@@ -235,7 +236,8 @@ enum Help {
 
     Options:
       --out DIR           the folder for the PNG files (made if missing)
-      --canvas            draw the span canvas into --out FILE.png instead
+      --canvas            draw the span canvas into --out FILE.png instead (its
+                          test pattern: not with --content)
       --canvas-scale S    pixels per point of the canvas (default: the largest
                           scale of this machine's outputs in it, else 1)
     \(sceneOptions)

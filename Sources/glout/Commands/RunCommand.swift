@@ -11,6 +11,8 @@ final class RunCommand {
     /// Counters of windows already closed (outputs that left), for --stats-json.
     private var closed: [RunStatistics.Entry] = []
     private var landings: [(name: String, landings: [FrameLanding])] = []
+    /// The video frame each output's refreshes showed, by output name and frame index.
+    private var videoFrames: [String: [UInt64: Int]] = [:]
     private var waitingForOutputs = false
 
     init(options: RunOptions, log: Log) {
@@ -48,7 +50,7 @@ final class RunCommand {
             try statsFile.write(RunStatistics(layout: options.layout.rawValue, duration_s: duration, outputs: statistics,
                                               span: span, ended_by: endedBy, error: failure?.message))
         }
-        try landingsFile?.write(LandingLog(landings))
+        try landingsFile?.write(LandingLog(landings, videoFrames: videoFrames))
         if let failure { throw failure }
     }
 
@@ -190,6 +192,7 @@ final class RunCommand {
     private func entry(_ window: WindowSummary, disconnected: Bool, stage: Stage) -> RunStatistics.Entry {
         let stats = window.statistics, output = window.output
         landings.append((output.name, window.landings))
+        if options.landingsJSON != nil { videoFrames[output.name] = stage.telemetry.videoFrames(output.id) }
         var firstFrame: Double?
         if let first = stats.firstCommit, let announced = window.announced {
             firstFrame = max(0, (first - announced).inSeconds * 1e3)

@@ -38,6 +38,43 @@ final class Telemetry: Sendable {
     /// What `outputID`'s refreshes showed of its video, if it plays one.
     func video(_ outputID: UInt32) -> VideoPlayback? { videos.withLock { $0[outputID] } }
 
+    /// Which frame of its video each of an output's last refreshes showed, by the
+    /// display link's frame index: fixed rings, written in place.
+    struct VideoFrames: Sendable {
+        static let capacity = 4096
+        var indices = [UInt64](repeating: 0, count: capacity)
+        var numbers = [Int](repeating: 0, count: capacity)
+        var count = 0
+        var next = 0
+
+        mutating func record(index: UInt64, number: Int) {
+            indices[next] = index
+            numbers[next] = number
+            next = (next + 1) % VideoFrames.capacity
+            count = min(count + 1, VideoFrames.capacity)
+        }
+
+        /// The frame numbers by index, oldest kept first.
+        var byIndex: [UInt64: Int] {
+            var table: [UInt64: Int] = [:]
+            for i in 0..<count {
+                let at = (next - count + i + VideoFrames.capacity) % VideoFrames.capacity
+                table[indices[at]] = numbers[at]
+            }
+            return table
+        }
+    }
+    private let videoFrames = Locked([UInt32: VideoFrames]())
+
+    /// Refresh `index` of `outputID` showed frame `number` of its video (numbered on the
+    /// unwrapped timeline: pass x frames + frame).
+    func recordVideoFrame(_ outputID: UInt32, index: UInt64, number: Int) {
+        videoFrames.withLock { $0[outputID, default: VideoFrames()].record(index: index, number: number) }
+    }
+
+    /// The video frame each kept refresh of `outputID` showed, by frame index.
+    func videoFrames(_ outputID: UInt32) -> [UInt64: Int] { videoFrames.withLock { $0[outputID]?.byIndex ?? [:] } }
+
     /// An output glout draws on (or its new description).
     func register(_ output: Output) {
         state.withLock { state in

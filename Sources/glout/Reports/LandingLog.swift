@@ -15,6 +15,10 @@ struct LandingLog: Encodable {
         /// "presentation" or "frame-callback"; "presentation" or "estimate".
         var source: String
         var target: String
+        /// The --content video's frame this refresh showed, numbered on the unwrapped
+        /// timeline (pass x frames + frame; on the realtime clock the same number on
+        /// every machine at the same instant); nil without a video.
+        var video_frame: Int?
     }
 
     struct Output: Encodable {
@@ -26,16 +30,19 @@ struct LandingLog: Encodable {
     var realtime_minus_monotonic_ns: Int64
     var outputs: [Output]
 
-    init(_ landings: [(name: String, landings: [FrameLanding])]) {
+    /// - Parameter videoFrames: the video frame each output's refreshes showed, by
+    ///   output name and frame index.
+    init(_ landings: [(name: String, landings: [FrameLanding])], videoFrames: [String: [UInt64: Int]] = [:]) {
         var realtime = timespec()
         let monotonic = MonotonicInstant.now.nanoseconds
         clock_gettime(CLOCK_REALTIME, &realtime)
         realtime_minus_monotonic_ns = (Int64(realtime.tv_sec) &* 1_000_000_000 &+ Int64(realtime.tv_nsec))
             &- Int64(bitPattern: monotonic)
         outputs = landings.sorted { $0.name < $1.name }.map { output in
-            Output(name: output.name, frames: output.landings.map {
+            let shown = videoFrames[output.name] ?? [:]
+            return Output(name: output.name, frames: output.landings.map {
                 Frame(index: $0.index, target_ns: $0.target.nanoseconds, landed_ns: $0.landed.nanoseconds,
-                      source: $0.source.rawValue, target: $0.targetSource.rawValue)
+                      source: $0.source.rawValue, target: $0.targetSource.rawValue, video_frame: shown[$0.index])
             })
         }
     }

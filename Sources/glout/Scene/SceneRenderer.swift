@@ -190,11 +190,13 @@ final class SceneRenderer: OutputRenderer {
         outputFramebuffer = target.framebuffer
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
-        let custom = view == .content ? content : nil
+        // --content replaces the content view, and on the span the test pattern: placed
+        // on the whole canvas, of which each part shows its own piece.
+        let custom = view == .content || view == .span ? content : nil
         let program = switch view {
         case .control: try programs.control
         case .content: try custom?.program ?? programs.content
-        case .span: try programs.span
+        case .span: try custom?.program ?? programs.span
         }
         let accent = view == .control ? state.accent : state.contentAccent
         spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
@@ -298,6 +300,7 @@ final class SceneRenderer: OutputRenderer {
         let period = Double(frame.duration.components.seconds) + Double(frame.duration.components.attoseconds) * 1e-18
         if let picture {
             if late { videoLate += 1 }
+            telemetry?.recordVideoFrame(output.id, index: frame.index, number: picture.number)
             if period > 0 {
                 videoCadence.refresh(showing: picture.number, refreshesPerFrame: 1 / period / video.timeline.framesPerSecond)
             }
@@ -375,7 +378,7 @@ final class SceneRenderer: OutputRenderer {
     private func placeVideo(_ video: VideoSource, layout: SceneLayout, target: RenderTarget) {
         guard let size = videoTextureSize, let shown = videoFrame else { return }
         let canvas = layout.canvas
-        let place = ContentImage.placement(width: video.width, height: video.height, in: canvas.size, mode: content!.scaleMode)
+        let place = contentPlacement(width: video.width, height: video.height, layout: layout)
         let (x0, y0) = (Int32((Double(canvas.x) + place.x).rounded()), Int32((Double(canvas.y) + place.y).rounded()))
         let (x1, y1) = (Int32((Double(canvas.x) + place.x + place.width).rounded()),
                         Int32((Double(canvas.y) + place.y + place.height).rounded()))
@@ -410,6 +413,17 @@ final class SceneRenderer: OutputRenderer {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
         }
         changed.append(visible)
+    }
+
+    /// Where --content of `width` x `height` goes, in picture pixels from the canvas's top
+    /// left, as --scale-mode places it: in the picture, or on the span where the whole
+    /// canvas, at this part's density, is what it fills and this part one piece of it.
+    private func contentPlacement(width: Int, height: Int, layout: SceneLayout)
+        -> (x: Double, y: Double, width: Double, height: Double) {
+        guard let spanView else {
+            return ContentImage.placement(width: width, height: height, in: layout.canvas.size, mode: content!.scaleMode)
+        }
+        return spanView.placement(width: width, height: height, mode: content!.scaleMode)
     }
 
     /// Writes what the output's framebuffer holds now to `folder`/NAME.png.
@@ -474,7 +488,7 @@ final class SceneRenderer: OutputRenderer {
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glUseProgram(program)
         // After the layer's allocation, which binds its own texture.
-        if view == .content, let image = content?.image { bindImage(image) }
+        if view != .control, let image = content?.image { bindImage(image) }
         setViewport(layout.canvas, target: target)
         // The content view's rings go over the picture without them, each frame.
         let ringsOverBackdrop = view == .content && content == nil && !direct
@@ -483,7 +497,7 @@ final class SceneRenderer: OutputRenderer {
             block.upload()
         }
         // A video's picture is black until its frame is placed over it (placeVideo).
-        if !(view == .content && content?.video != nil) { glDrawArrays(GLenum(GL_TRIANGLES), 0, 3) }
+        if !(view != .control && content?.video != nil) { glDrawArrays(GLenum(GL_TRIANGLES), 0, 3) }
         ringsRegion = nil
         if ringsOverBackdrop {
             block[FrameBlock.ringsLeftOut] = 0
@@ -491,7 +505,7 @@ final class SceneRenderer: OutputRenderer {
             keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
             ringsRegion = layout.dynamicRegions(of: .content).first
             regions = []
-        } else if view == .content, let content {
+        } else if view != .control, let content {
             // An image never moves; a shader may change every pixel every frame.
             regions = content.standsStill ? [] : [layout.canvas]
         } else {
@@ -559,7 +573,7 @@ final class SceneRenderer: OutputRenderer {
             shade(bar, target: target)
             pacingBarInLayer = bar
         }
-        if let spanView {
+        if let spanView, content == nil {
             // The bar: where it was in the layer and where it is now (apart when it wraps).
             let bar = spanView.barRegion(barX: SpanView.barX(time: spanTime, canvasWidth: spanView.canvasSize.width))
                 .offset(by: layout.canvas.origin)
@@ -692,8 +706,7 @@ final class SceneRenderer: OutputRenderer {
                   Double(arrangement.primaryIndex))
         spanView?.write(to: block, time: time)
         if let image = content?.image {
-            let place = ContentImage.placement(width: image.width, height: image.height, in: layout.canvas.size,
-                                               mode: content!.scaleMode)
+            let place = contentPlacement(width: image.width, height: image.height, layout: layout)
             block.set(92, place.x, place.y, place.width, place.height)
         }
         if content?.video != nil {

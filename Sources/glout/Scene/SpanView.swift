@@ -55,6 +55,18 @@ struct SpanView: Equatable, Sendable {
     /// The canvas pixel of the picture's top left pixel.
     var origin: (x: Int32, y: Int32) { SpanCanvas.pixelOrigin(of: part, density: density) }
 
+    /// Where --content of `width` x `height` goes, as `mode` fits it to the whole canvas,
+    /// in this picture's pixels from its top left: the canvas is as many pixels as this
+    /// part's density makes it, and the part shows the piece that falls on it (the rest
+    /// lies outside the picture).
+    func placement(width: Int, height: Int, mode: ScaleMode) -> (x: Double, y: Double, width: Double, height: Double) {
+        let canvas = Size(width: Int32(clamping: Int64((Double(canvasSize.width) * density.x).rounded())),
+                          height: Int32(clamping: Int64((Double(canvasSize.height) * density.y).rounded())))
+        let place = ContentImage.placement(width: width, height: height, in: canvas, mode: mode)
+        let origin = origin
+        return (place.x - Double(origin.x), place.y - Double(origin.y), place.width, place.height)
+    }
+
     /// The bar's left edge, canvas points, at scene `time`: it comes in at the left edge,
     /// leaves at the right and comes in again.
     static func barX(time: Double, canvasWidth: Int32) -> Double {
