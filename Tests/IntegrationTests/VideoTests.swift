@@ -260,6 +260,89 @@ final class VideoTests: IntegrationTestCase {
                                     "frames apart, how often: \(histogram)")
     }
 
+    /// A playlist of a video cut short (1.5 s of a 2 s clip), a red PNG for 1 s and a blue
+    /// shader for 1 s: 3.5 s a pass, looped on the content clock. Snapshots at frozen
+    /// times show the item and frame of that time, the second pass too; on the realtime
+    /// clock every capture shows the item (and video frame) the time calls for, and the
+    /// screen goes through the items in order, pass after pass.
+    func test_aPlaylistShowsEachItemForItsTimeInTurnAndLoops() throws {
+        let clip = try makeClip("count.mp4", seconds: 2)
+        XCTAssertTrue(clip.hasSuffix("/count.mp4"))
+        let red = folder.appendingPathComponent("red.png").path
+        let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x36", "-frames:v", "1",
+                                                 red]).wait()
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try "#version 300 es\nprecision highp float;\nout vec4 fragColor;\nvoid main() { fragColor = vec4(0.0, 0.0, 1.0, 1.0); }\n"
+            .write(toFile: folder.appendingPathComponent("blue.frag").path, atomically: true, encoding: .utf8)
+        let list = folder.appendingPathComponent("list.txt").path
+        try "# a video cut short, a picture, a shader\ncount.mp4 1.5\nred.png 1\nblue.frag 1\n"
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        /// What a screenshot shows: a frame of the video, the image, or the shader.
+        enum Shown: Hashable { case frame(Int), red, blue }
+        func shown(_ screen: Image) -> Shown? {
+            if let number = frameNumber(screen, width: 640, row: 180) { return .frame(number) }
+            let p = screen.pixel(320, 180)
+            if p.r > 200 && p.g < 50 && p.b < 50 { return .red }
+            if p.b > 200 && p.r < 50 && p.g < 50 { return .blue }
+            return nil
+        }
+        /// What content time `t` calls for.
+        func expected(_ t: Double) -> Shown {
+            let local = t.truncatingRemainder(dividingBy: 3.5)
+            return local < 1.5 ? .frame(Int((local * 24).rounded(.down))) : local < 2.5 ? .red : .blue
+        }
+        let sway = try Compositor.sway(["640x360@60"])
+        let times: [Double] = [0.5 + 0.5 / 24, 1.75, 3.0, 3.5 + 1 + 0.5 / 24, 7 + 2]
+        for time in times {
+            let out = folder.appendingPathComponent("list-\(time)")
+            let run = try sway.glout(["snapshot", "--content", list, "--control", "none", "--frozen", "\(time)",
+                                      "--out", out.path]).wait()
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let picture = try loadPNG(out.appendingPathComponent("HEADLESS-1.png").path)
+            XCTAssertEqual(shown(picture), expected(Double(time)), "--frozen \(time): \(run.stderr)")
+        }
+        let glout = try sway.glout(["run", "--content", list, "--control", "none", "--clock", "realtime", "--duration", "600"])
+        try sway.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+        var sequence: [Shown] = [], errors: [String] = []
+        // Until the screen has gone from the shader back to the video three times.
+        func passes() -> Int {
+            zip(sequence, sequence.dropFirst()).filter { if case .frame = $1, $0 == .blue { true } else { false } }.count
+        }
+        let until = Date().addingTimeInterval(Timing.patience * 2)
+        while Date() < until && passes() < 3 {
+            let before = Date().timeIntervalSince1970
+            let screen = try sway.screenshot("HEADLESS-1")
+            let after = Date().timeIntervalSince1970
+            guard let what = shown(screen) else {
+                errors.append("a capture at \(before) shows no item (\(screen.pixel(320, 180)))")
+                continue
+            }
+            if sequence.last != what { sequence.append(what) }
+            // What the time from [before - slack, after + slack] calls for, in steps of a
+            // video frame (as the realtime check above).
+            let slack = 0.3 * Timing.slowdown
+            let steps = Int(((after - before + 2 * slack) * 24).rounded(.up)) + 1
+            let allowed = Set((0...steps).map { expected(before - slack + Double($0) / 24) })
+            if !allowed.contains(what) {
+                errors.append("\(what) captured between \(before) and \(after), when \(allowed.map { "\($0)" }.sorted()) were due")
+            }
+        }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertTrue(finished.stderr.contains("3 items, looping every 3.500 s"), finished.stderr)
+        XCTAssertTrue(errors.isEmpty, errors.prefix(10).joined(separator: "\n") + "\n" + finished.stderr)
+        XCTAssertGreaterThanOrEqual(passes(), 3, "the list did not loop three times: \(sequence)")
+        // In order: the video's frames (rising), then red, then blue, then the video again.
+        for (a, b) in zip(sequence, sequence.dropFirst()) {
+            switch (a, b) {
+            case (.frame(let x), .frame(let y)): XCTAssertLessThan(x, y, "\(sequence)")
+            case (.frame, .red), (.red, .blue), (.blue, .frame): break
+            default: XCTFail("\(a) then \(b): \(sequence)")
+            }
+        }
+    }
+
     /// Independent of any name: a video called .png and a shader called .mp4 are each
     /// what their contents say.
     func test_whatAFileIsComesFromItsContentsNotItsName() throws {

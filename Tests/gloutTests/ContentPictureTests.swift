@@ -56,13 +56,98 @@ final class ContentPictureTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("content-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Canvas(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128]).writePNG(to: path)
-        guard case .image(let image) = try ContentPicture.load(path, log: Log { _, _ in }) else { return XCTFail("not read as an image") }
+        var loaded: [String: ContentPicture] = [:]
+        guard case .image(let image) = try ContentPicture.load(path, log: Log { _, _ in }, loaded: &loaded) else { return XCTFail("not read as an image") }
         XCTAssertEqual(image.width, 2)
         XCTAssertEqual(image.height, 1)
         XCTAssertEqual(image.pixels, [10, 20, 30, 255, 40, 50, 60, 128])
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]).write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try ContentPicture.load(path, log: Log { _, _ in })) { error in
+        loaded = [:]
+        XCTAssertThrowsError(try ContentPicture.load(path, log: Log { _, _ in }, loaded: &loaded)) { error in
             XCTAssertTrue("\(error)".contains("not a PNG glout can read (libpng: "), "\(error)")
+        }
+    }
+
+    /// A text file is a shader when it starts with #version (after comments), else a list.
+    func test_aTextFileIsAShaderWhenItStartsWithVersionElseAPlaylist() {
+        XCTAssertTrue(Playlist.isShader("#version 300 es\nvoid main() {}"))
+        XCTAssertTrue(Playlist.isShader("  // a comment\r\n/* and\n another */\r\n\t#version 300 es\n"))
+        XCTAssertFalse(Playlist.isShader("intro.mp4\nlogo.png 10\n"))
+        XCTAssertFalse(Playlist.isShader("/* never closed #version"))
+        XCTAssertFalse(Playlist.isShader(""))
+    }
+
+    func test_aPlaylistsLinesAreFilesWithTheirSecondsAndBadOnesNameTheirLine() throws {
+        let lines = try Playlist.parse("# signage\n\nintro.mp4\nlogo.png 10\n  my clip.mkv 2.5 \r\n/srv/a.png 1e1\n", folder: "lists")
+        XCTAssertEqual(lines, [Playlist.Line(path: "lists/intro.mp4", seconds: nil, number: 3),
+                               Playlist.Line(path: "lists/logo.png", seconds: 10, number: 4),
+                               Playlist.Line(path: "lists/my clip.mkv", seconds: 2.5, number: 5),
+                               Playlist.Line(path: "/srv/a.png", seconds: 10, number: 6)])
+        XCTAssertEqual(try Playlist.parse("a.png 3", folder: "").first?.path, "a.png")
+        for (text, line, message) in [("a.png 0", 1, "0 is not a duration"), ("x\nb.png -2", 2, "-2 is not a duration"),
+                                      ("a.png inf", 1, "inf is not a duration"), ("a.png nan", 1, "nan is not a duration"),
+                                      ("a.png 100000", 1, "100000 is not a duration")] {
+            XCTAssertThrowsError(try Playlist.parse(text, folder: "")) { error in
+                XCTAssertEqual((error as? PlaylistError)?.line, line, text)
+                XCTAssertTrue((error as? PlaylistError)?.message.hasPrefix(message) == true, "\(text): \(error)")
+            }
+        }
+        XCTAssertThrowsError(try Playlist.parse("# nothing\n\n", folder: "")) { error in
+            XCTAssertNil((error as? PlaylistError)?.line)
+        }
+    }
+
+    /// Items follow each other on the content clock, and the list loops.
+    func test_aPlaylistsItemIsTheOneItsTimeFallsInAndTheListLoops() {
+        let list = Playlist(durations: [3, 10, 2.5])
+        XCTAssertEqual(list.length, 15.5)
+        XCTAssertEqual(list.position(at: 0), Playlist.Position(item: 0, pass: 0, local: 0))
+        XCTAssertEqual(list.position(at: 2.999), Playlist.Position(item: 0, pass: 0, local: 2.999))
+        XCTAssertEqual(list.position(at: 3), Playlist.Position(item: 1, pass: 0, local: 0))
+        XCTAssertEqual(list.position(at: 14), Playlist.Position(item: 2, pass: 0, local: 1))
+        XCTAssertEqual(list.position(at: 15.5), Playlist.Position(item: 0, pass: 1, local: 0))
+        XCTAssertEqual(list.position(at: 15.5 * 1000 + 4).item, 1)
+        XCTAssertEqual(list.position(at: 15.5 * 1000 + 4).pass, 1000)
+        XCTAssertEqual(list.position(at: -5), Playlist.Position(item: 0, pass: 0, local: 0))
+        XCTAssertEqual(list.position(at: .nan), Playlist.Position(item: 0, pass: 0, local: 0))
+        // On the realtime clock: seconds since 1970, the same item on every machine.
+        let now = 1_796_000_000.25
+        let position = list.position(at: now)
+        XCTAssertEqual(Double(position.pass) * 15.5 + [0, 3, 13][position.item] + position.local, now, accuracy: 1e-5)
+        XCTAssertEqual(list.nextStart(of: 1, after: 0), 3)
+        XCTAssertEqual(list.nextStart(of: 1, after: 3), 3)
+        XCTAssertEqual(list.nextStart(of: 1, after: 4), 18.5)
+        XCTAssertEqual(list.nextStart(of: 0, after: 14), 15.5)
+    }
+
+    /// A list of an image and a shader loads both, each for its seconds; an item without
+    /// seconds that has no length of its own, a missing file and a list in a list are
+    /// refused naming the list's line.
+    func test_aPlaylistLoadsItsItemsAndRefusesBadOnesNamingTheLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Canvas(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128]).writePNG(to: folder.appendingPathComponent("a.png").path)
+        try "#version 300 es\nvoid main() {}\n".write(to: folder.appendingPathComponent("s.frag"), atomically: true, encoding: .utf8)
+        func load(_ text: String) throws -> ContentPicture {
+            let list = folder.appendingPathComponent("list-\(UUID().uuidString).txt")
+            try text.write(to: list, atomically: true, encoding: .utf8)
+            var loaded: [String: ContentPicture] = [:]
+            return try ContentPicture.load(list.path, log: Log { _, _ in }, loaded: &loaded)
+        }
+        guard case .playlist(let list) = try load("a.png 2\ns.frag 3\na.png 1\n") else { return XCTFail("not a playlist") }
+        XCTAssertEqual(list.playlist.durations, [2, 3, 1])
+        XCTAssertEqual(list.items.count, 3)
+        for (text, message) in [("a.png 2\ns.frag\n", ":2: "), ("missing.png 2\n", ":1: --content "),
+                                ("a.png 1\n\(folder.path)/inner.txt 2\n", ":2: ")] {
+            if text.contains("inner") { try "a.png 1\n".write(to: folder.appendingPathComponent("inner.txt"), atomically: true, encoding: .utf8) }
+            XCTAssertThrowsError(try load(text)) { error in
+                XCTAssertTrue("\(error)".contains(message), "\(text): \(error)")
+            }
+        }
+        XCTAssertThrowsError(try load("a.png 2\ns.frag\n")) { XCTAssertTrue("\($0)".contains("needs SECONDS"), "\($0)") }
+        XCTAssertThrowsError(try load("a.png 1\n\(folder.path)/inner.txt 2\n")) {
+            XCTAssertTrue("\($0)".contains("a list cannot be an item of a list"), "\($0)")
         }
     }
 

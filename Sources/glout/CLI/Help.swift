@@ -167,7 +167,9 @@ enum Help {
                           looped, each refresh showing the frame its target time
                           calls for on the --clock (repeatable; the primary shows
                           it too with --control none). In span an image or video
-                          covers the whole canvas, each output showing its piece
+                          covers the whole canvas, each output showing its piece.
+                          A text file that does not start with #version is a
+                          playlist: FILE [SECONDS] lines, looped on the --clock
       --primary NAME      the output that shows the control view (default: the
                           first in order, see `glout outputs`)
       --outputs A,B,...   open windows on these outputs only (default: all)

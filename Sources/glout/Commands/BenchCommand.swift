@@ -129,7 +129,7 @@ final class BenchCommand {
                                                                 period: UInt64(period.inNanoseconds), interval: interval),
                                  fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false,
                                  timestampsHeld: statistics?.heldTimestamps ?? 0, interval: interval,
-                                 video: stage.telemetry.video(output.id).map(VideoReport.init)))
+                                 videos: stage.telemetry.videos(output.id).map(VideoReport.init)))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
         return BenchRun(mode: mode, presentationClock: stage.display.tracker.presentationClock,

@@ -191,6 +191,7 @@ final class RunCommand {
 
     private func entry(_ window: WindowSummary, disconnected: Bool, stage: Stage) -> RunStatistics.Entry {
         let stats = window.statistics, output = window.output
+        let videos = stage.telemetry.videos(output.id).map(VideoReport.init)
         landings.append((output.name, window.landings))
         if options.landingsJSON != nil { videoFrames[output.name] = stage.telemetry.videoFrames(output.id) }
         var firstFrame: Double?
@@ -204,6 +205,6 @@ final class RunCommand {
                      disconnected: disconnected, placement: .init(stats.placement, output: output),
                      landing: LandingSummary(window.landings), fifo: stats.usesFifo, commit_timing: stats.usesCommitTiming,
                      timestamped_commits: stats.timestampedCommits, timestamps_held: stats.heldTimestamps,
-                     video: stage.telemetry.video(output.id).map(VideoReport.init))
+                     video: videos.count == 1 ? videos[0] : nil, videos: videos.count > 1 ? videos : nil)
     }
 }

@@ -39,17 +39,13 @@ final class Stage {
         // Files first: a shader folder or wall that cannot be read fails before any connection.
         var library = try ShaderSource.library(directory: options.shaderDirectory)
         wall = try options.wallFile.map { try Stage.loadWall($0, command: command) }
-        // A file named for several outputs is read once (a video: decoded once).
+        // A file named for several outputs or items is read once (a video: decoded once).
         var loaded: [String: ContentPicture] = [:]
-        let contents = try options.contents.mapValues { path in
-            if let picture = loaded[path] { return picture }
-            let picture = try ContentPicture.load(path, log: log)
-            loaded[path] = picture
-            return picture
-        }
-        videos = loaded.values.compactMap { if case .video(let source) = $0 { source } else { nil } }
+        let contents = try options.contents.mapValues { path in try ContentPicture.load(path, log: log, loaded: &loaded) }
+        let files = loaded.sorted { $0.key < $1.key }.map(\.value)
+        videos = files.compactMap { if case .video(let source) = $0 { source } else { nil } }
         // A content shader is compiled like glout's own, and its errors name its path.
-        for case .shader(let path, let source) in contents.values { library[path] = source }
+        for case .shader(let path, let source) in files { library[path] = source }
         machine = options.machine ?? Stage.hostName
         display = try OutputSession(.init(appID: Stage.appID, outputs: options.outputs, preferredPrimary: options.primary,
                                            input: input, prepareGraphics: true, handlesSignals: true, log: log))
@@ -81,23 +77,25 @@ final class Stage {
                 first = ["control.frag", "content.frag", "span.frag"]
             }
             if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "rings.frag", "text.frag", "marker.frag", "span.frag"] }
-            if contents.values.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
+            if files.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
             if !videos.isEmpty { first.append("video.frag") }
-            for case .shader(let path, _) in contents.values { first.append(path) }
+            for case .shader(let path, _) in files { first.append(path) }
         case .triangle: first = ["triangle.frag"]
         case .pacing: first = ["pacing.frag", "text.frag"]
         }
         contentPictures = try graphics.withSharedContext {
             try programs.compile(first)
-            return try contents.mapValues { picture -> ContentRendering in
+            func piece(_ picture: ContentPicture) throws -> ContentPiece {
                 switch picture {
-                case .image(let image):
-                    return ContentRendering(image: image, program: try programs.image, scaleMode: options.scaleMode)
-                case .shader(let path, _):
-                    return ContentRendering(image: nil, program: try programs.program(path), scaleMode: options.scaleMode)
-                case .video(let source):
-                    return ContentRendering(image: nil, video: source, program: try programs.video, scaleMode: options.scaleMode)
+                case .image(let image): return ContentPiece(image: image, program: try programs.image)
+                case .shader(let path, _): return ContentPiece(image: nil, program: try programs.program(path))
+                case .video(let source): return ContentPiece(image: nil, video: source, program: try programs.video)
+                case .playlist(let list): throw GloutError("--content \(Log.printable(list.path)): a list cannot be an item of a list")
                 }
+            }
+            return try contents.mapValues { picture -> ContentRendering in
+                guard case .playlist(let list) = picture else { return ContentRendering(try piece(picture), scaleMode: options.scaleMode) }
+                return ContentRendering(pieces: try list.items.map(piece), playlist: list.playlist, scaleMode: options.scaleMode)
             }
         }
         self.programs = programs
@@ -112,6 +110,10 @@ final class Stage {
             log.info("--content \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
                      + "\(video.timeline.count) frames at \(String(format: "%.3f", video.timeline.framesPerSecond)) fps, "
                      + "looping every \(String(format: "%.3f", video.timeline.length)) s")
+        }
+        for case .playlist(let list) in files {
+            log.info("--content \(Log.printable(list.path)): \(list.items.count) items, looping every "
+                     + "\(String(format: "%.3f", list.playlist.length)) s")
         }
         scene.setPrimary(display.primary)
         try refreshSpan(strict: true)

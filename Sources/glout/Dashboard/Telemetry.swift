@@ -28,15 +28,19 @@ final class Telemetry: Sendable {
     private let state = Locked(State())
     /// What each output's refreshes showed of its --content video (kept after the
     /// window closes, for the stats).
-    private let videos = Locked([UInt32: VideoPlayback]())
+    private let videos = Locked([UInt32: [VideoPlayback]]())
 
-    /// An output's renderer showed another frame of its video.
+    /// An output's renderer showed another frame of one of its videos.
     func recordVideo(_ outputID: UInt32, _ playback: VideoPlayback) {
-        videos.withLock { $0[outputID] = playback }
+        videos.withLock { videos in
+            var list = videos[outputID] ?? []
+            if let at = list.firstIndex(where: { $0.source === playback.source }) { list[at] = playback } else { list.append(playback) }
+            videos[outputID] = list
+        }
     }
 
-    /// What `outputID`'s refreshes showed of its video, if it plays one.
-    func video(_ outputID: UInt32) -> VideoPlayback? { videos.withLock { $0[outputID] } }
+    /// What `outputID`'s refreshes showed of each video it played, in the order first shown.
+    func videos(_ outputID: UInt32) -> [VideoPlayback] { videos.withLock { $0[outputID] ?? [] } }
 
     /// Which frame of its video each of an output's last refreshes showed, by the
     /// display link's frame index: fixed rings, written in place.

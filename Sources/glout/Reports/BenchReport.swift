@@ -22,8 +22,8 @@ struct BenchRun {
         var timestampsHeld: UInt64 = 0
         /// The display link's frame interval: the output asks for a frame every this many refreshes.
         var interval = 1
-        /// Its --content video, over the whole run.
-        var video: VideoReport?
+        /// Its --content videos (one per file a playlist shows), over the whole run.
+        var videos: [VideoReport] = []
 
         /// The frames a second the output asks for: its refresh rate over its frame interval.
         var askedFramesPerSecond: Double { period > 0 ? 1e9 / Double(period) / Double(max(1, interval)) : 0 }
@@ -85,8 +85,10 @@ struct BenchRun {
             lines.append("shares: every output got \(format(got.min() ?? 0, 1)) to \(format(got.max() ?? 0, 1))% of the frames it asked for")
         }
         for output in outputs {
-            guard let video = output.video else { continue }
-            lines.append("\(Log.printable(output.name)): video (whole run) " + video.summary)
+            for video in output.videos {
+                let file = output.videos.count > 1 ? " \(video.file)" : ""
+                lines.append("\(Log.printable(output.name)): video\(file) (whole run) " + video.summary)
+            }
         }
         for output in outputs where output.pacing.presented > 0 || output.pacing.discarded > 0 {
             let toPresent = output.pacing.commitToPresent
@@ -155,6 +157,7 @@ struct BenchRun {
             var suspensions: UInt64
             var stall_ms: Double
             var video: VideoReport?
+            var videos: [VideoReport]?
         }
         struct Pacing: Encodable {
             var mode: String
@@ -181,7 +184,9 @@ struct BenchRun {
                                                 dropped: output.feedbackDropped),
                          compositor: output.compositor, fifo: output.fifo, commit_timing: output.commitTiming,
                          timestamps_held: output.timestampsHeld, asked_fps: output.askedFramesPerSecond, share_asked_pct: share.asked, share_got_pct: share.got,
-                         suspensions: output.suspensions, stall_ms: output.stallMilliseconds, video: output.video)
+                         suspensions: output.suspensions, stall_ms: output.stallMilliseconds,
+                         video: output.videos.count == 1 ? output.videos[0] : nil,
+                         videos: output.videos.count > 1 ? output.videos : nil)
         }
         return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, presentation_clock: presentationClock,
                                                             duration_s: seconds,

@@ -33,8 +33,10 @@ struct RunStatistics: Encodable {
         var commit_timing: Bool
         var timestamped_commits: UInt64
         var timestamps_held: UInt64
-        /// Its --content video, if it plays one.
+        /// Its --content video, if it plays one; with a playlist of several, `videos`,
+        /// one per file.
         var video: VideoReport?
+        var videos: [VideoReport]?
     }
 
     /// The facts that show a window covers its output, where no screenshot can.

@@ -13,6 +13,8 @@ enum ContentPicture: Sendable {
     case shader(path: String, source: String)
     /// A video, decoded once for every window that shows it.
     case video(VideoSource)
+    /// A list of the others, each shown for its time in turn, looped.
+    case playlist(ContentPlaylist)
 
     /// The most a PNG file may hold: one of 16384x16384 compresses to far less.
     static let fileLimit = 512 << 20
@@ -36,20 +38,79 @@ enum ContentPicture: Sendable {
         return .other
     }
 
-    /// Reads `path`: a PNG when it has PNG's signature, a fragment shader when it is text,
-    /// else a video FFmpeg can open. Errors name the file and the reason.
-    static func load(_ path: String, log: Log) throws -> ContentPicture {
+    /// Reads `path`: a PNG when it has PNG's signature; when it is text, a fragment
+    /// shader if it starts with `#version`, else a playlist; else a video FFmpeg can
+    /// open. A file already in `loaded` is not read again (a video: not opened again).
+    /// Errors name the file (and the list's line) and the reason.
+    static func load(_ path: String, log: Log, loaded: inout [String: ContentPicture], inList: Bool = false) throws
+        -> ContentPicture {
+        if let picture = loaded[path] {
+            if case .playlist = picture, inList { throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list") }
+            return picture
+        }
         let start = try FileSystem.readStart(path, for: "--content", count: 4097)
+        let picture: ContentPicture
         switch kind(of: Array(start.prefix(4096)), cut: start.count > 4096) {
         case .png:
             let bytes = try FileSystem.readBytes(path, for: "--content", limit: fileLimit)
-            return .image(try ContentImage(png: bytes, path: path))
+            picture = .image(try ContentImage(png: bytes, path: path))
         case .text:
-            let bytes = try FileSystem.readBytes(path, for: "--content", limit: FileSystem.textLimit)
-            return .shader(path: path, source: String(decoding: bytes, as: UTF8.self))
+            let text = try FileSystem.readText(path, for: "--content")
+            if Playlist.isShader(text) {
+                picture = .shader(path: path, source: text)
+            } else {
+                guard !inList else { throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list") }
+                picture = .playlist(try ContentPlaylist(path: path, text: text, log: log, loaded: &loaded))
+            }
         case .other:
-            return .video(try VideoSource(path: path, log: log))
+            picture = .video(try VideoSource(path: path, log: log))
         }
+        loaded[path] = picture
+        return picture
+    }
+}
+
+/// --content LIST: its items, loaded, and their times.
+struct ContentPlaylist: Sendable {
+    let path: String
+    let items: [ContentPicture]
+    let playlist: Playlist
+
+    /// Loads every file the list names (each once, through `loaded`). A video shows for
+    /// its own length unless the line gives seconds; an image or a shader needs them.
+    init(path: String, text: String, log: Log, loaded: inout [String: ContentPicture]) throws {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        let name = Log.printable(path)
+        let lines: [Playlist.Line]
+        do {
+            lines = try Playlist.parse(text, folder: path.hasPrefix("/") && folder.isEmpty ? "/" : folder)
+        } catch {
+            throw GloutError("--content \(name)\(error.line.map { ":\($0)" } ?? ""): \(error.message); a list has a line "
+                             + "FILE [SECONDS] for each item (a shader starts with #version 300 es)")
+        }
+        var items: [ContentPicture] = [], durations: [Double] = []
+        for line in lines {
+            let item: ContentPicture
+            do {
+                item = try ContentPicture.load(line.path, log: log, loaded: &loaded, inList: true)
+            } catch let error as GloutError {
+                throw GloutError("--content \(name):\(line.number): \(error.message)")
+            }
+            switch item {
+            case .video(let source):
+                durations.append(line.seconds ?? source.timeline.length)
+            default:
+                guard let seconds = line.seconds else {
+                    throw GloutError("--content \(name):\(line.number): \(Log.printable(line.path)) needs SECONDS: only a video "
+                                     + "has a length of its own")
+                }
+                durations.append(seconds)
+            }
+            items.append(item)
+        }
+        self.path = path
+        self.items = items
+        playlist = Playlist(durations: durations)
     }
 }
 
@@ -109,14 +170,64 @@ struct ContentImage: Sendable {
     }
 }
 
-/// How a renderer draws an output's --content: the program (the image or video shader,
-/// or the user's), and the image or video with its --scale-mode.
-struct ContentRendering: Sendable {
+/// One picture a renderer draws for --content: the program (the image or video shader,
+/// or the user's), and the image or video.
+struct ContentPiece: Sendable {
     var image: ContentImage?
     var video: VideoSource? = nil
     var program: GLuint
+}
+
+/// How a renderer draws an output's --content: one piece, or a playlist's pieces in turn
+/// on the content clock, with --scale-mode.
+struct ContentRendering: Sendable {
+    var pieces: [ContentPiece]
+    var playlist: Playlist?
     var scaleMode: ScaleMode
 
-    /// An image stands still; a shader moves with scene time, a video with its frames.
-    var standsStill: Bool { image != nil }
+    init(_ piece: ContentPiece, scaleMode: ScaleMode) {
+        pieces = [piece]
+        playlist = nil
+        self.scaleMode = scaleMode
+    }
+
+    init(pieces: [ContentPiece], playlist: Playlist, scaleMode: ScaleMode) {
+        self.pieces = pieces
+        self.playlist = playlist
+        self.scaleMode = scaleMode
+    }
+
+    /// An image alone stands still; a shader moves with scene time, a video with its
+    /// frames, and a playlist goes on to its next item.
+    var standsStill: Bool { playlist == nil && pieces[0].image != nil }
+
+    /// The piece shown at content time `time`, and the time since it began.
+    func piece(at time: Double) -> (index: Int, local: Double, pass: Int) {
+        guard let playlist else { return (0, time, 0) }
+        let position = playlist.position(at: time)
+        return (position.item, position.local, position.pass)
+    }
+
+    /// The frame of piece `index`'s video at `local` seconds into pass `pass` of the
+    /// list, numbered so that a video that plays its own length goes on from one pass of
+    /// the list to the next as from one loop to the next (the decoder has the next
+    /// pass's first frames ready); alone, the video's own unwrapped number.
+    func videoFrame(piece index: Int, local: Double, pass: Int) -> Int {
+        guard let video = pieces[index].video else { return 0 }
+        let timeline = video.timeline
+        guard let playlist else { return timeline.frame(at: local) }
+        let loops = max(1, Int((playlist.durations[index] / timeline.length - 1e-9).rounded(.up)))
+        return pass * loops * timeline.count + timeline.frame(at: local)
+    }
+
+    /// The piece after the one at `time`, when it is a video: its first frame's number
+    /// at its next start, for the decoder to have ready.
+    func nextVideoStart(after time: Double) -> (video: VideoSource, frame: Int)? {
+        guard let playlist, pieces.count > 1 else { return nil }
+        let next = (playlist.position(at: time).item + 1) % pieces.count
+        guard let video = pieces[next].video else { return nil }
+        let start = playlist.nextStart(of: next, after: time)
+        let pass = Int((start / playlist.length).rounded(.down))
+        return (video, videoFrame(piece: next, local: 0, pass: pass))
+    }
 }

@@ -34,9 +34,12 @@ final class SceneRenderer: OutputRenderer {
     private let scene: Scene
     private let programs: ScenePrograms
     private let framing: OutputFraming
-    /// --content: what replaces the content view here, and the image's texture.
-    private let content: ContentRendering?
-    private var imageTexture: GLuint = 0
+    /// --content: what replaces the content view here (one piece, or a playlist's in
+    /// turn), the piece this frame shows, and each image piece's texture.
+    private let show: ContentRendering?
+    private var content: ContentPiece?
+    private var pieceIndex = 0
+    private var imageTextures: [Int: GLuint] = [:]
     /// --content video: the Y, U and V textures, the frame they hold, its colour matrix,
     /// and what this output's refreshes showed.
     private var videoTextures: [GLuint] = []
@@ -47,8 +50,8 @@ final class SceneRenderer: OutputRenderer {
     private var videoTextureSize: (width: Int, height: Int)?
     private var videoFrame: Int?
     private var videoMatrix: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
-    private var videoCadence = VideoCadence()
-    private var videoLate = 0
+    /// What this output's refreshes showed of each video, by file.
+    private var videoPlayback: [ObjectIdentifier: (cadence: VideoCadence, late: Int)] = [:]
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stall: FrameStall
@@ -128,12 +131,14 @@ final class SceneRenderer: OutputRenderer {
         var span: SpanView?
         var mode: OutputMode?
         var pixelsPerPoint: Double
+        /// The playlist's item.
+        var piece: Int
     }
 
     init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), content: ContentRendering? = nil,
          telemetry: Telemetry? = nil, stall: FrameStall = FrameStall()) {
         self.scene = scene
-        self.content = content
+        show = content
         self.telemetry = telemetry
         self.programs = programs
         self.framing = framing
@@ -141,9 +146,9 @@ final class SceneRenderer: OutputRenderer {
     }
 
     deinit {
-        if imageTexture != 0 { glDeleteTextures(1, &imageTexture) }
+        for var texture in imageTextures.values { glDeleteTextures(1, &texture) }
         if !videoTextures.isEmpty { glDeleteTextures(GLsizei(videoTextures.count), videoTextures) }
-        content?.video?.forget(ObjectIdentifier(self))
+        for piece in show?.pieces ?? [] { piece.video?.forget(ObjectIdentifier(self)) }
         videoLayer.delete()
         backdrop.delete()
         still.delete()
@@ -191,7 +196,20 @@ final class SceneRenderer: OutputRenderer {
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
         // --content replaces the content view, and on the span the test pattern: placed
-        // on the whole canvas, of which each part shows its own piece.
+        // on the whole canvas, of which each part shows its own piece. A playlist's item
+        // is the one of the refresh's target time on the content clock.
+        let contentTime = state.spanTime(at: frame.targetTimestamp)
+        if let show {
+            let (index, _, _) = show.piece(at: contentTime)
+            if index != pieceIndex || content == nil {
+                // Another item: its video's frame is uploaded anew.
+                (pieceIndex, content, videoFrame, videoLayerFrame) = (index, show.pieces[index], nil, nil)
+                if let video = content?.video, let last = videoPlayback[ObjectIdentifier(video)] {
+                    videoPlayback[ObjectIdentifier(video)] = (last.cadence.cut(), last.late)
+                }
+            }
+            if let (video, first) = show.nextVideoStart(after: contentTime), video !== content?.video { video.prepare(first) }
+        }
         let custom = view == .content || view == .span ? content : nil
         let program = switch view {
         case .control: try programs.control
@@ -201,17 +219,18 @@ final class SceneRenderer: OutputRenderer {
         let accent = view == .control ? state.accent : state.contentAccent
         spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
         let video = custom?.video
-        let newVideoFrame = video.map { showVideo($0, frame: frame, state: state, output: target.output) } ?? false
+        let newVideoFrame = video.map { showVideo($0, frame: frame, time: contentTime, output: target.output) } ?? false
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
                            primary: state.primary, layoutMode: state.layout, span: spanView,
-                           mode: target.output.currentMode, pixelsPerPoint: target.pixelsPerPoint)
+                           mode: target.output.currentMode, pixelsPerPoint: target.pixelsPerPoint, piece: pieceIndex)
         let drawsDashboard = view == .control && dashboard != nil
         let identifies = state.identifies(at: frame.timestamp)
         // The frame after the names went away draws without them, then may rest; so
         // does the frame after the fast first one.
-        isAnimating = !state.standsStill(view, dashboard: drawsDashboard, image: custom?.standsStill ?? false) || identifies
+        let standsStill = custom != nil && show?.standsStill == true
+        isAnimating = !state.standsStill(view, dashboard: drawsDashboard, image: standsStill) || identifies
             || direct
         let redrawn = key != stillKey
         if redrawn {
@@ -270,10 +289,14 @@ final class SceneRenderer: OutputRenderer {
         if redrawn, let folder = SceneRenderer.dumpFolder { dump(target: target, into: folder) }
     }
 
-    /// Makes the --content image's texture (once) and binds it to unit 0 for image.frag.
+    /// Makes the --content image's texture (once per piece) and binds it to unit 0 for
+    /// image.frag.
     private func bindImage(_ image: ContentImage) {
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        var imageTexture = imageTextures[pieceIndex] ?? 0
         if imageTexture == 0 {
             glGenTextures(1, &imageTexture)
+            imageTextures[pieceIndex] = imageTexture
             glBindTexture(GLenum(GL_TEXTURE_2D), imageTexture)
             for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
                 glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_LINEAR)
@@ -285,30 +308,35 @@ final class SceneRenderer: OutputRenderer {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(image.width), GLsizei(image.height), 0, GLenum(GL_RGBA),
                          GLenum(GL_UNSIGNED_BYTE), image.pixels)
         }
-        glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), imageTexture)
     }
 
     /// Takes the frame of the video this refresh's target time calls for (on the content
     /// clock: scene time, or with --clock realtime CLOCK_REALTIME), uploads its planes if
     /// it is another than the textures hold, and counts the cadence. Whether it changed.
-    private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, state: Scene.State, output: Output) -> Bool {
-        let number = video.timeline.frame(at: state.spanTime(at: frame.targetTimestamp))
+    private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, time: Double, output: Output) -> Bool {
+        let (index, local, pass) = show!.piece(at: time)
+        let number = show!.videoFrame(piece: index, local: local, pass: pass)
         // A snapshot draws the exact frame; a window shows what is there.
         let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds,
                                             waiting: drawsFirstFrameFast ? 0 : 5)
         let period = Double(frame.duration.components.seconds) + Double(frame.duration.components.attoseconds) * 1e-18
+        let key = ObjectIdentifier(video)
         if let picture {
-            if late { videoLate += 1 }
+            var playback = videoPlayback[key] ?? (VideoCadence(), 0)
+            if late { playback.late += 1 }
             telemetry?.recordVideoFrame(output.id, index: frame.index, number: picture.number)
             if period > 0 {
-                videoCadence.refresh(showing: picture.number, refreshesPerFrame: 1 / period / video.timeline.framesPerSecond)
+                playback.cadence.refresh(showing: picture.number, refreshesPerFrame: 1 / period / video.timeline.framesPerSecond)
             }
+            videoPlayback[key] = playback
         }
         guard let picture, picture.number != videoFrame else { return false }
         upload(picture)
         videoFrame = picture.number
-        telemetry?.recordVideo(output.id, VideoPlayback(source: video, cadence: videoCadence, lateRefreshes: videoLate))
+        if let playback = videoPlayback[key] {
+            telemetry?.recordVideo(output.id, VideoPlayback(source: video, cadence: playback.cadence, lateRefreshes: playback.late))
+        }
         return true
     }
 
@@ -421,9 +449,9 @@ final class SceneRenderer: OutputRenderer {
     private func contentPlacement(width: Int, height: Int, layout: SceneLayout)
         -> (x: Double, y: Double, width: Double, height: Double) {
         guard let spanView else {
-            return ContentImage.placement(width: width, height: height, in: layout.canvas.size, mode: content!.scaleMode)
+            return ContentImage.placement(width: width, height: height, in: layout.canvas.size, mode: show!.scaleMode)
         }
-        return spanView.placement(width: width, height: height, mode: content!.scaleMode)
+        return spanView.placement(width: width, height: height, mode: show!.scaleMode)
     }
 
     /// Writes what the output's framebuffer holds now to `folder`/NAME.png.
@@ -461,7 +489,7 @@ final class SceneRenderer: OutputRenderer {
         guard drawsFirstFrameFast else { return false }
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
-        guard view == .control || (view == .content && content == nil) else { return false }
+        guard view == .control || (view == .content && show == nil) else { return false }
         let time = state.time(at: frame.timestamp)
         let picture = DraftPicture(
             view: view, size: target.pixelSize, canvas: layout.canvas,
@@ -507,7 +535,7 @@ final class SceneRenderer: OutputRenderer {
             regions = []
         } else if view != .control, let content {
             // An image never moves; a shader may change every pixel every frame.
-            regions = content.standsStill ? [] : [layout.canvas]
+            regions = content.image != nil ? [] : [layout.canvas]
         } else {
             regions = (spanView.map { [$0.cells.offset(by: layout.canvas.origin)] } ?? layout.dynamicRegions(of: view))
                 .filter { $0.width > 0 && $0.height > 0 }

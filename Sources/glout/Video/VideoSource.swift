@@ -132,6 +132,26 @@ final class VideoSource: @unchecked Sendable {
         return result
     }
 
+    /// Frame `number` will be asked for soon (a playlist's next item): unless a window
+    /// shows this video now, the decoder goes there ahead of time, so the item's first
+    /// refresh finds its frame.
+    func prepare(_ number: Int) {
+        let now = MonotonicInstant.now.nanoseconds
+        let moved: Bool = locked {
+            guard !consumers.values.contains(where: { now &- $0.asked < 500_000_000 }) else { return false }
+            // Frames before it are not needed: room for the decoder to go on to it.
+            if let keep = queue.lastIndex(where: { $0.number <= number }), keep > 0 { queue.removeFirst(keep) }
+            if queue.contains(where: { $0.number == number }) || seekTarget == number { return false }
+            if let last = queue.last?.number, last < number, number - last <= VideoSource.capacity {
+                wanted = max(wanted, number)
+                return true
+            }
+            seek(to: number)
+            return true
+        }
+        if moved { pthread_cond_signal(wake) }
+    }
+
     /// `consumer` shows no more: its place no longer keeps frames.
     func forget(_ consumer: ObjectIdentifier) {
         locked { _ = consumers.removeValue(forKey: consumer) }

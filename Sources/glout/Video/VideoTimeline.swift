@@ -104,6 +104,14 @@ struct VideoCadence: Sendable, Equatable {
         shown += 1
     }
 
+    /// The run of refreshes ends here without a verdict (a playlist went on to another
+    /// item): the frame showing now is not counted, and the next starts a new run.
+    func cut() -> VideoCadence {
+        var copy = self
+        (copy.current, copy.held, copy.counted) = (nil, 0, false)
+        return copy
+    }
+
     /// Whether a frame held `refreshes` refreshes keeps the cadence: the ratio rounded
     /// down or up (within 1% of a whole number, only that number).
     static func allowed(_ refreshes: Int, refreshesPerFrame ratio: Double) -> Bool {
