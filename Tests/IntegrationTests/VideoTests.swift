@@ -22,7 +22,8 @@ final class VideoTests: IntegrationTestCase {
     /// `halves`: 640x180, its left half coding the frame number N as above and its right
     /// half 127 - N, so that each half of a span tells which frame and which half it is.
     private func makeClip(_ name: String, fps: Int = 24, seconds: Int = 3, halves: Bool = false,
-                          codec: [String] = ["-c:v", "libx264", "-g", "12", "-bf", "2"]) throws -> String {
+                          codec: [String] = ["-c:v", "libx264", "-g", "12", "-bf", "2"], pixelFormat: String = "yuv420p")
+        throws -> String {
         let path = folder.appendingPathComponent(name).path
         let columns = halves
             ? "if(lt(mod(floor(X*16/W)\\,8)\\,7)\\,if(bitand(if(lt(X\\,W/2)\\,N\\,127-N)\\,pow(2\\,mod(floor(X*16/W)\\,8)))"
@@ -31,7 +32,7 @@ final class VideoTests: IntegrationTestCase {
         let filter = "nullsrc=s=\(halves ? "640x180" : "320x180"):r=\(fps):d=\(seconds),format=yuv420p,"
             + "geq=lum='\(columns)':cb=128:cr=128"
         let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", filter] + codec
-                             + ["-pix_fmt", "yuv420p", path]).wait()
+                             + ["-pix_fmt", pixelFormat, path]).wait()
         XCTAssertEqual(made.status, 0, "ffmpeg: \(made.stderr)")
         return path
     }
@@ -341,6 +342,43 @@ final class VideoTests: IntegrationTestCase {
             default: XCTFail("\(a) then \(b): \(sequence)")
             }
         }
+    }
+
+    /// A packet FFmpeg refuses mid-stream (frame 30 of a PNG-coded clip, its PNG
+    /// signature broken) is skipped with one warning, and playback goes on: past it, and
+    /// on into the next pass.
+    func test_aCorruptPacketMidStreamIsSkippedWithOneWarningAndPlaybackGoesOn() throws {
+        let clean = try makeClip("png.mkv", codec: ["-c:v", "png"], pixelFormat: "rgb24")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clean)))
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let frames = (0...(bytes.count - 8)).filter { Array(bytes[$0..<$0 + 8]) == signature }
+        XCTAssertEqual(frames.count, 72, "one PNG a frame")
+        let at = try XCTUnwrap(frames.dropFirst(30).first)
+        bytes.replaceSubrange(at..<at + 8, with: Array("NOTAPNG!".utf8))
+        let clip = folder.appendingPathComponent("broken.mkv").path
+        try Data(bytes).write(to: URL(fileURLWithPath: clip))
+        let sway = try Compositor.sway(["640x360@60"])
+        let stats = folder.appendingPathComponent("stats.json").path
+        let glout = try sway.glout(["run", "--content", clip, "--control", "none", "--duration", "600", "--stats-json", stats])
+        try sway.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+        var seen: [Int] = []
+        // Until a frame past the broken one has shown, then one of the next pass.
+        try waitUntil("frames past frame 30, then the next pass") {
+            guard let number = frameNumber(try sway.screenshot("HEADLESS-1"), width: 640, row: 180) else { return false }
+            if seen.last != number { seen.append(number) }
+            guard let past = seen.firstIndex(where: { $0 > 40 }) else { return false }
+            return seen[past...].contains { $0 < 20 }
+        }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let warnings = finished.stderr.components(separatedBy: "skipped a packet FFmpeg cannot decode").count - 1
+        XCTAssertEqual(warnings, 1, finished.stderr)
+        XCTAssertTrue(finished.stderr.contains("--content \(clip): skipped"), finished.stderr)
+        let video = outputsByName(try readJSON(stats))["HEADLESS-1"]?["video"] as? [String: Any]
+        XCTAssertEqual(video?["codec"] as? String, "png")
+        // A pass and the start of the next, less what the broken packet held.
+        XCTAssertGreaterThan(video?["frames_shown"] as? Int ?? 0, 60, "\(String(describing: video))")
     }
 
     /// Independent of any name: a video called .png and a shader called .mp4 are each
