@@ -381,6 +381,44 @@ final class VideoTests: IntegrationTestCase {
         XCTAssertGreaterThan(video?["frames_shown"] as? Int ?? 0, 60, "\(String(describing: video))")
     }
 
+    /// --video-sync speed: a 30.25 fps clip on a 60 Hz output plays at 30 fps, two
+    /// refreshes a frame, where by time it plays at its own 30.25 (each run's presented
+    /// frames against their target times, from --landings-json). It does not go with the
+    /// realtime clock, whose time it would leave.
+    func test_videoSyncSpeedPlaysAVideoNearADivisorOfTheRefreshAtThatRate() throws {
+        let path = folder.appendingPathComponent("fast.mp4").path
+        let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=121/4:d=4",
+                                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", path]).wait()
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let sway = try Compositor.sway(["640x360@60"])
+        var rates: [String: Double] = [:]
+        for sync in ["time", "speed"] {
+            let landings = folder.appendingPathComponent("landings-\(sync).json").path
+            let run = try sway.glout(["run", "--content", path, "--control", "none", "--video-sync", sync, "--duration", "6",
+                                      "--landings-json", landings]).wait()
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let output = try XCTUnwrap((try readJSON(landings)["outputs"] as? [[String: Any]])?.first)
+            let frames = try XCTUnwrap(output["frames"] as? [[String: Any]]).compactMap { frame -> (Double, Double)? in
+                guard let target = (frame["target_ns"] as? NSNumber)?.doubleValue, let number = frame["video_frame"] as? Int else { return nil }
+                return (target / 1e9, Double(number))
+            }
+            // Refreshes that changed the picture: sway 1.7 reports no landing for a commit
+            // that damages nothing (a frame held).
+            XCTAssertGreaterThan(frames.count, 120, "\(sync): refreshes with a video frame: \(run.stderr)")
+            // The least-squares slope of frame number over time: frames a second.
+            let n = Double(frames.count)
+            let (mt, mf) = (frames.map(\.0).reduce(0, +) / n, frames.map(\.1).reduce(0, +) / n)
+            let covariance = frames.map { ($0.0 - mt) * ($0.1 - mf) }.reduce(0, +)
+            let variance = frames.map { ($0.0 - mt) * ($0.0 - mt) }.reduce(0, +)
+            rates[sync] = covariance / variance
+        }
+        XCTAssertEqual(rates["time"] ?? 0, 30.25, accuracy: 0.08, "\(rates)")
+        XCTAssertEqual(rates["speed"] ?? 0, 30, accuracy: 0.08, "\(rates)")
+        let refused = try sway.glout(["run", "--content", path, "--video-sync", "speed", "--clock", "realtime"]).wait()
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--video-sync speed plays videos off the shared clock's time"), refused.stderr)
+    }
+
     /// Independent of any name: a video called .png and a shader called .mp4 are each
     /// what their contents say.
     func test_whatAFileIsComesFromItsContentsNotItsName() throws {

@@ -170,3 +170,25 @@ final class VideoTimelineTests: XCTestCase {
         XCTAssertTrue(near(rgb(81, 90, 240, bt709: false), [255, 0, 0]), "\(rgb(81, 90, 240, bt709: false))")
     }
 }
+
+/// --video-sync speed: the factor a video's time runs at on an output.
+final class VideoSyncTests: XCTestCase {
+    func test_speedMakesEachFrameWholeRefreshesWhereThatIsWithinOnePerCent() {
+        let speed = VideoSync.speed
+        XCTAssertEqual(speed.rate(framesPerSecond: 30_000.0 / 1001, refreshHertz: 60), 1.001, accuracy: 1e-12)
+        XCTAssertEqual(speed.rate(framesPerSecond: 24_000.0 / 1001, refreshHertz: 48), 1.001, accuracy: 1e-12)
+        XCTAssertEqual(speed.rate(framesPerSecond: 30.25, refreshHertz: 60), 60.0 / 2 / 30.25, accuracy: 1e-12)
+        XCTAssertEqual(speed.rate(framesPerSecond: 25, refreshHertz: 50), 1)
+        XCTAssertEqual(speed.rate(framesPerSecond: 24, refreshHertz: 144), 1)
+        XCTAssertEqual(speed.rate(framesPerSecond: 60, refreshHertz: 59.94), 0.999, accuracy: 1e-12)
+        // 2.5 refreshes a frame, 2.4 and 1.02: no whole number within 1%.
+        XCTAssertEqual(speed.rate(framesPerSecond: 24, refreshHertz: 60), 1)
+        XCTAssertEqual(speed.rate(framesPerSecond: 25, refreshHertz: 60), 1)
+        XCTAssertEqual(speed.rate(framesPerSecond: 30.6, refreshHertz: 60), 1)
+        // Faster than the refresh, and values no output sends.
+        XCTAssertEqual(speed.rate(framesPerSecond: 120, refreshHertz: 60), 1)
+        for hertz in [0, -60, Double.nan, .infinity] { XCTAssertEqual(speed.rate(framesPerSecond: 24, refreshHertz: hertz), 1) }
+        XCTAssertEqual(speed.rate(framesPerSecond: 0, refreshHertz: 60), 1)
+        XCTAssertEqual(VideoSync.time.rate(framesPerSecond: 30_000.0 / 1001, refreshHertz: 60), 1)
+    }
+}

@@ -118,6 +118,9 @@ struct RunOptions: Equatable, Sendable {
     var wallFile: String?
     var machine: String?
     var clock: SceneClock?
+    /// --video-sync: a video keeps the content clock's time (time), or plays up to 1%
+    /// faster or slower so that each frame holds a whole number of refreshes (speed).
+    var videoSync: VideoSync = .time
 
     /// The preferred rate for an output, if any.
     func framesPerSecond(for name: String) -> Double? { framesPerSecond[name] ?? framesPerSecond[""] }
@@ -340,6 +343,10 @@ enum Arguments {
         if options.wallFile != nil && !options.bezels.isEmpty {
             throw reader.error("--bezel: the wall file gives every output's bezels; set them there")
         }
+        if options.videoSync == .speed && (options.clock == .realtime || options.wallFile != nil) {
+            throw reader.error("--video-sync speed plays videos off the shared clock's time; it cannot go with "
+                               + (options.wallFile != nil ? "--wall" : "--clock realtime"))
+        }
     }
 
     /// The options run, bench and snapshot share.
@@ -440,6 +447,12 @@ enum Arguments {
                     throw reader.error("--clock must be monotonic or realtime, not '\(value)'")
                 }
                 options.clock = clock
+            case "--video-sync":
+                let value = try reader.value(for: option)
+                guard let sync = VideoSync(rawValue: value) else {
+                    throw reader.error("--video-sync must be time or speed, not '\(value)'")
+                }
+                options.videoSync = sync
             default: throw reader.unknown(option)
             }
     }

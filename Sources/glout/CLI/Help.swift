@@ -148,6 +148,12 @@ enum Help {
                           realtime clock is at CLOCK_REALTIME modulo its length,
                           in any layout: the same frame at the same instant on
                           every machine that plays the file
+      --video-sync time|speed
+                          time (the default): each refresh shows the frame of its
+                          target time. speed: a video within 1% of a whole number
+                          of refreshes a frame plays at that rate instead (29.97
+                          fps on 60 Hz at 30), every frame held alike; this does
+                          not go with --clock realtime or --wall
       --scene views|triangle|pacing
                           views (default): the control and content views.
                           triangle: one turning triangle on black on every

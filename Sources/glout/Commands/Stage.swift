@@ -94,8 +94,11 @@ final class Stage {
                 }
             }
             return try contents.mapValues { picture -> ContentRendering in
-                guard case .playlist(let list) = picture else { return ContentRendering(try piece(picture), scaleMode: options.scaleMode) }
-                return ContentRendering(pieces: try list.items.map(piece), playlist: list.playlist, scaleMode: options.scaleMode)
+                guard case .playlist(let list) = picture else {
+                    return ContentRendering(try piece(picture), scaleMode: options.scaleMode, videoSync: options.videoSync)
+                }
+                return ContentRendering(pieces: try list.items.map(piece), playlist: list.playlist, scaleMode: options.scaleMode,
+                                        videoSync: options.videoSync)
             }
         }
         self.programs = programs

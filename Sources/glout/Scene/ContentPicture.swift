@@ -184,17 +184,20 @@ struct ContentRendering: Sendable {
     var pieces: [ContentPiece]
     var playlist: Playlist?
     var scaleMode: ScaleMode
+    var videoSync: VideoSync
 
-    init(_ piece: ContentPiece, scaleMode: ScaleMode) {
+    init(_ piece: ContentPiece, scaleMode: ScaleMode, videoSync: VideoSync = .time) {
         pieces = [piece]
         playlist = nil
         self.scaleMode = scaleMode
+        self.videoSync = videoSync
     }
 
-    init(pieces: [ContentPiece], playlist: Playlist, scaleMode: ScaleMode) {
+    init(pieces: [ContentPiece], playlist: Playlist, scaleMode: ScaleMode, videoSync: VideoSync = .time) {
         self.pieces = pieces
         self.playlist = playlist
         self.scaleMode = scaleMode
+        self.videoSync = videoSync
     }
 
     /// An image alone stands still; a shader moves with scene time, a video with its

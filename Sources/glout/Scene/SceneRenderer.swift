@@ -316,7 +316,11 @@ final class SceneRenderer: OutputRenderer {
     /// it is another than the textures hold, and counts the cadence. Whether it changed.
     private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, time: Double, output: Output) -> Bool {
         let (index, local, pass) = show!.piece(at: time)
-        let number = show!.videoFrame(piece: index, local: local, pass: pass)
+        // --video-sync speed: the video's time runs at the rate that holds each frame a
+        // whole number of this output's refreshes.
+        let refresh = Double(output.currentMode?.refreshMilliHertz ?? 0) / 1000
+        let rate = show!.videoSync.rate(framesPerSecond: video.timeline.framesPerSecond, refreshHertz: refresh)
+        let number = show!.videoFrame(piece: index, local: local * rate, pass: pass)
         // A snapshot draws the exact frame; a window shows what is there.
         let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds,
                                             waiting: drawsFirstFrameFast ? 0 : 5)
@@ -327,7 +331,8 @@ final class SceneRenderer: OutputRenderer {
             if late { playback.late += 1 }
             telemetry?.recordVideoFrame(output.id, index: frame.index, number: picture.number)
             if period > 0 {
-                playback.cadence.refresh(showing: picture.number, refreshesPerFrame: 1 / period / video.timeline.framesPerSecond)
+                playback.cadence.refresh(showing: picture.number,
+                                         refreshesPerFrame: 1 / period / (video.timeline.framesPerSecond * rate))
             }
             videoPlayback[key] = playback
         }

@@ -66,6 +66,27 @@ struct VideoTimeline: Sendable, Equatable {
     }
 }
 
+/// --video-sync: how a video's time follows the content clock.
+enum VideoSync: String, Sendable {
+    /// Exactly: each refresh shows the frame of its target time (the default; walls).
+    case time
+    /// Where the refresh rate is within 1% of a whole number of frames, the video plays
+    /// at that rate instead (as mpv's display-resample does), so every frame holds the
+    /// same number of refreshes; elsewhere as `time`.
+    case speed
+
+    /// How much faster than its own rate a video of `framesPerSecond` plays on an output
+    /// refreshing `refreshHertz` times a second: 1, or with `speed` the factor that makes
+    /// the refreshes per frame whole, when that is within 1%.
+    func rate(framesPerSecond: Double, refreshHertz: Double) -> Double {
+        guard self == .speed, framesPerSecond > 0, refreshHertz.isFinite, refreshHertz > 0 else { return 1 }
+        let ratio = refreshHertz / framesPerSecond
+        let whole = ratio.rounded()
+        guard whole >= 1, abs(ratio - whole) <= 0.01 * whole else { return 1 }
+        return ratio / whole
+    }
+}
+
 /// What a run of refreshes showed of a video: frames shown, how many refreshes each was
 /// held for, frames held longer or shorter than the cadence (refresh rate / frame rate
 /// rounded down or up), and frames passed over.
