@@ -6,7 +6,10 @@
 # the 60 Hz one, for comparison. Per output: the frames shown, the share held for the
 # refreshes their cadence calls for, frames passed over, refreshes that showed a late
 # frame, decode time; and each player's CPU (user + system of every thread, from /proc,
-# over SECONDS after a 4 s start), in cores.
+# over SECONDS after a 4 s start), in cores. Then a wall of two machines, each a headless
+# sway with the first of MODES and its own glout (--layout span --wall, the realtime
+# clock): at every refresh either presents (--landings-json, after the first 2 s), how
+# many frames apart the two screens are.
 #
 #   bench/video.sh [SECONDS] [WxH] [FPS] [MODES]
 #   (default 60 1280x720 24 1280x720@60,1280x720@50)
@@ -51,8 +54,49 @@ for o in stats["outputs"]:
 print(f"  CPU: {(end - start) / hz / seconds:.2f} cores for both outputs")
 PY
 
+first=${modes%%,*}
+for machine in left right; do
+  scripts/compositor sway --outputs "$first" >"$work/$machine.env"
+  (eval "$(cat "$work/$machine.env")"; "$glout" outputs --wall-json --machine "$machine") >"$work/$machine.json"
+done
+python3 - "$work" <<'PY'
+import json, sys
+left, right = (json.load(open(f"{sys.argv[1]}/{m}.json"))["outputs"] for m in ("left", "right"))
+shift = max(o["x"] + o["width"] for o in left)
+json.dump({"outputs": left + [dict(o, x=o["x"] + shift) for o in right]}, open(f"{sys.argv[1]}/wall.json", "w"))
+PY
+pids=()
+for machine in left right; do
+  (eval "$(cat "$work/$machine.env")"; exec "$glout" run --layout span --wall "$work/wall.json" --machine "$machine" \
+    --content "$clip" --duration $((seconds + 2)) --landings-json "$work/$machine.landings.json" 2>"$work/$machine.err") &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || { cat "$work"/*.err >&2; exit 1; }; done
+for machine in left right; do (eval "$(cat "$work/$machine.env")"; scripts/compositor stop "$GLOUT_COMPOSITOR_DIR"); done
+echo "a wall of two glouts on two headless sways ($first each, --clock realtime), $seconds s:"
+python3 - "$work" <<'PY'
+import json, sys
+def shown(machine):
+    log = json.load(open(f"{sys.argv[1]}/{machine}.landings.json"))
+    offset = log["realtime_minus_monotonic_ns"]
+    return sorted(((f["landed_ns"] + offset) / 1e9, f["video_frame"]) for f in log["outputs"][0]["frames"] if "video_frame" in f)
+a, b = shown("left"), shown("right")
+start = max(a[0][0], b[0][0]) + 2
+apart = {}
+for x, y in ((a, b), (b, a)):
+    j = -1
+    for landed, frame in x:
+        while j + 1 < len(y) and y[j + 1][0] <= landed: j += 1
+        if landed < start or j < 0: continue
+        d = min(abs(frame - y[j][1]), 10)
+        apart[d] = apart.get(d, 0) + 1
+total = sum(apart.values())
+hist = ", ".join(f"{k}: {n}" for k, n in sorted(apart.items()))
+print(f"  frames apart at each presented refresh of either screen ({total}): {hist}; "
+      f"{100 * sum(n for k, n in apart.items() if k <= 1) / max(1, total):.2f}% at most one apart")
+PY
+
 if command -v mpv >/dev/null; then
-  first=${modes%%,*}
   eval "$(scripts/compositor sway --outputs "$first")"
   mpv --fs --vo=gpu --gpu-context=wayland --gpu-sw --video-sync=display-resample --loop-file=inf --no-audio \
     --really-quiet "$clip" &

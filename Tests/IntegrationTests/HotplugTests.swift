@@ -48,9 +48,11 @@ final class HotplugTests: IntegrationTestCase {
         try waitUntil("a glout window on \(output(3))") { try gloutOutputs(child).contains(output(3)) }
         let windowed = Date().timeIntervalSince(plugged)
         try waitUntil("glout's picture on \(output(3))") { !(try child.screenshot(output(3))).isUniform }
-        // The promise: a window within a second, a picture (as grim sees it) within two.
+        // The promise: a window within a second, and the first frame within a second of the
+        // output (first_frame_ms, below). When grim sees it is the compositor's: sway 1.10
+        // has shown a new output's first frames 3.3 s late on a loaded machine, while
+        // glout had committed its first 0.13 s after the output appeared.
         XCTAssertLessThan(windowed, Timing.promise(1), "the window on \(output(3)) came after \(windowed) s")
-        XCTAssertLessThan(Date().timeIntervalSince(plugged), Timing.promise(2))
         try waitUntil("glout logs \(output(3))'s first frame") { glout.stderr.contains("output \(output(3)): first frame") }
         XCTAssertTrue(glout.isRunning)
 
