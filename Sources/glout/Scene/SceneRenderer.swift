@@ -47,6 +47,9 @@ final class SceneRenderer: OutputRenderer {
     /// which frame it holds.
     private var videoLayer = ColourLayer()
     private var videoLayerFrame: Int?
+    /// The video frame the picture's layer holds (a frame drawn straight into the output
+    /// is not in it).
+    private var videoInLayer: Int?
     private var videoTextureSize: (width: Int, height: Int)?
     private var videoFrame: Int?
     private var videoMatrix: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -203,7 +206,7 @@ final class SceneRenderer: OutputRenderer {
             let (index, _, _) = show.piece(at: contentTime)
             if index != pieceIndex || content == nil {
                 // Another item: its video's frame is uploaded anew.
-                (pieceIndex, content, videoFrame, videoLayerFrame) = (index, show.pieces[index], nil, nil)
+                (pieceIndex, content, videoFrame, videoLayerFrame, videoInLayer) = (index, show.pieces[index], nil, nil, nil)
                 if let video = content?.video, let last = videoPlayback[ObjectIdentifier(video)] {
                     videoPlayback[ObjectIdentifier(video)] = (last.cadence.cut(), last.late)
                 }
@@ -236,6 +239,7 @@ final class SceneRenderer: OutputRenderer {
         if redrawn {
             try drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
             stillKey = key
+            videoInLayer = nil
         }
         if video != nil {
             // The video's frame goes in below, when it changed or the layer was drawn anew.
@@ -254,8 +258,15 @@ final class SceneRenderer: OutputRenderer {
         shadeMovingParts(program: program, rings: ringsRegion == nil ? 0 : try programs.rings, view: view, layout: layout,
                          time: state.time(at: frame.timestamp),
                          spanTime: state.spanTime(at: frame.targetTimestamp), target: target)
-        if let video, videoTextureSize != nil, newVideoFrame || redrawn {
-            placeVideo(video, layout: layout, target: target)
+        // Where the output's buffer holds the last frame and nothing goes over the video, a
+        // new video frame is drawn straight into it, after the copy from the layer: no
+        // layer and no copy of it (BENCHMARKS.md, "Video"). The layer catches up when a
+        // frame needs it.
+        let straight = video != nil && newVideoFrame && !changedEverything && markerCount == 0 && markersInOutput == nil
+            && identification.labelBox == nil && !drawsLive
+        if let video, videoTextureSize != nil, !straight, videoFrame != videoInLayer {
+            placeVideo(video, layout: layout, target: target, into: drawingFramebuffer)
+            videoInLayer = videoFrame
         }
         if drawsLive {
             glUseProgram(try programs.text)
@@ -275,6 +286,7 @@ final class SceneRenderer: OutputRenderer {
             if let markersInOutput { changed.append(markersInOutput) }
             present(target: target)
             presentedSize = target.pixelSize
+            if straight, let video { placeVideo(video, layout: layout, target: target, into: outputFramebuffer) }
         }
         markersInOutput = nil
         if markerCount > 0 {
@@ -404,11 +416,12 @@ final class SceneRenderer: OutputRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
-    /// Puts the video's frame into the picture where --scale-mode puts it, within the
-    /// canvas, and names that region as changed: at the video's own size converted
+    /// Puts the video's frame into `framebuffer` (the layer, or the output's) where
+    /// --scale-mode puts it in the picture, within the canvas, and names that region as
+    /// changed: at the video's own size converted
     /// straight there; at another, converted at its own size into the video's layer
     /// (once per frame), then scaled from there by a filtered blit.
-    private func placeVideo(_ video: VideoSource, layout: SceneLayout, target: RenderTarget) {
+    private func placeVideo(_ video: VideoSource, layout: SceneLayout, target: RenderTarget, into framebuffer: GLuint) {
         guard let size = videoTextureSize, let shown = videoFrame else { return }
         let canvas = layout.canvas
         let place = contentPlacement(width: video.width, height: video.height, layout: layout)
@@ -424,7 +437,7 @@ final class SceneRenderer: OutputRenderer {
         let destination = (x: x0, y: height - y1, width: x1 - x0, height: y1 - y0)
         let clip = visible.flippedY(containerHeight: height)
         if destination.width == width && destination.height == tall {
-            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
             glEnable(GLenum(GL_SCISSOR_TEST))
             glScissor(clip.x, clip.y, clip.width, clip.height)
             convertVideo(into: destination)
@@ -437,13 +450,13 @@ final class SceneRenderer: OutputRenderer {
                 videoLayerFrame = shown
             }
             glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoLayer.framebuffer)
-            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), drawingFramebuffer)
+            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
             glEnable(GLenum(GL_SCISSOR_TEST))
             glScissor(clip.x, clip.y, clip.width, clip.height)
             glBlitFramebuffer(0, 0, width, tall, destination.x, destination.y, x1, height - y0,
                               GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_LINEAR))
             glDisable(GLenum(GL_SCISSOR_TEST))
-            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         }
         changed.append(visible)
     }
