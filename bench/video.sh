@@ -51,7 +51,7 @@ for o in stats["outputs"]:
           f"{kept:.2f}% held as their cadence calls for (refreshes per frame {hist}), "
           f"{v['frames_passed_over']} passed over, {v['late_refreshes']} late refreshes, "
           f"decode p50 {v['decode_ms_p50']:.2f} ms p99 {v['decode_ms_p99']:.2f} ms")
-print(f"  CPU: {(end - start) / hz / seconds:.2f} cores for both outputs")
+print(f"  CPU: {(end - start) / hz / seconds:.2f} cores for all outputs")
 PY
 
 first=${modes%%,*}
