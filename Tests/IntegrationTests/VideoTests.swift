@@ -419,6 +419,27 @@ final class VideoTests: IntegrationTestCase {
         XCTAssertTrue(refused.stderr.contains("--video-sync speed plays videos off the shared clock's time"), refused.stderr)
     }
 
+    /// Colours come out as they went in: solid clips in a warm and a cool colour (each
+    /// made by ffmpeg from RGB into 4:2:0 with the BT.601 matrix, as an untagged SD clip is
+    /// read), snapshotted, within the rounding of 8-bit video range and 4:2:0.
+    func test_aVideosColoursComeOutAsTheyWentIn() throws {
+        let sway = try Compositor.sway(["640x360@60"])
+        for (name, rgb) in [("warm", (200, 80, 40)), ("cool", (40, 120, 210))] {
+            let path = folder.appendingPathComponent("\(name).mp4").path
+            let colour = String(format: "0x%02X%02X%02X", rgb.0, rgb.1, rgb.2)
+            let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x180:r=24:d=1",
+                                                     "-c:v", "libx264", "-pix_fmt", "yuv420p", path]).wait()
+            XCTAssertEqual(made.status, 0, made.stderr)
+            let out = folder.appendingPathComponent("colour-\(name)")
+            let run = try sway.glout(["snapshot", "--content", path, "--control", "none", "--frozen", "0.5", "--out", out.path]).wait()
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let p = try loadPNG(out.appendingPathComponent("HEADLESS-1.png").path).pixel(320, 180)
+            for (got, wanted) in [(p.r, rgb.0), (p.g, rgb.1), (p.b, rgb.2)] {
+                XCTAssertLessThanOrEqual(abs(got - wanted), 8, "\(name): \(p) for \(rgb)")
+            }
+        }
+    }
+
     /// Independent of any name: a video called .png and a shader called .mp4 are each
     /// what their contents say.
     func test_whatAFileIsComesFromItsContentsNotItsName() throws {

@@ -110,9 +110,9 @@ final class ScenePrograms: Sendable {
             if let program = made[fragment] { return program.program }
             let program = try ShaderProgram(vertex: ScenePrograms.vertexShader(for: fragment), fragment: fragment,
                                             library: library)
-            // Samplers u_plane0, 1 and 2 read texture units 0, 1 and 2 (video.frag): set
-            // once here, since a program's uniforms are shared by every context using it.
-            for unit in 0..<3 {
+            // Samplers u_plane0 and 1 read texture units 0 and 1 (video.frag): set once
+            // here, since a program's uniforms are shared by every context using it.
+            for unit in 0..<2 {
                 let location = glGetUniformLocation(program.program, "u_plane\(unit)")
                 if location >= 0 {
                     glUseProgram(program.program)

@@ -360,14 +360,15 @@ final class SceneRenderer: OutputRenderer {
     /// The picture's planes into the video's textures (made, or remade for a new size).
     private func upload(_ picture: VideoPicture) {
         if videoTextures.isEmpty {
-            videoTextures = [GLuint](repeating: 0, count: 3)
-            glGenTextures(3, &videoTextures)
+            videoTextures = [GLuint](repeating: 0, count: 2)
+            glGenTextures(2, &videoTextures)
         }
-        let sizes = [(picture.width, picture.height), (picture.chromaWidth, picture.chromaHeight),
-                     (picture.chromaWidth, picture.chromaHeight)]
+        let sizes = [(picture.width, picture.height), (picture.chromaWidth, picture.chromaHeight)]
+        // Y in one channel; U and V side by side in two.
+        let formats: [(internal: GLint, format: GLenum)] = [(GL_R8, GLenum(GL_RED)), (GL_RG8, GLenum(GL_RG))]
         let fresh = videoTextureSize.map { $0 != (picture.width, picture.height) } ?? true
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        for (i, plane) in [picture.luma, picture.blue, picture.red].enumerated() {
+        for (i, plane) in [picture.luma, picture.chroma].enumerated() {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(i)))
             glBindTexture(GLenum(GL_TEXTURE_2D), videoTextures[i])
             let (w, h) = (GLsizei(sizes[i].0), GLsizei(sizes[i].1))
@@ -381,9 +382,10 @@ final class SceneRenderer: OutputRenderer {
                 for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
                     glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
                 }
-                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, w, h, 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), plane)
+                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, formats[i].internal, w, h, 0, formats[i].format,
+                             GLenum(GL_UNSIGNED_BYTE), plane)
             } else {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, w, h, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), plane)
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, w, h, formats[i].format, GLenum(GL_UNSIGNED_BYTE), plane)
             }
         }
         glActiveTexture(GLenum(GL_TEXTURE0))

@@ -2,16 +2,18 @@ import CFFmpeg
 import Glibc
 import WaylandOutputs
 
-/// One decoded video frame as the shader samples it: 8-bit Y, U and V planes, tightly
-/// packed, U and V at half the width and height (4:2:0), top row first.
+/// One decoded video frame as the shader samples it: an 8-bit Y plane and the U and V
+/// samples interleaved in one plane at half the width and height (4:2:0, as NV12), tightly
+/// packed, top row first. One two-channel texture for U and V is one texture read a pixel
+/// fewer than two (BENCHMARKS.md, "Video").
 struct VideoPicture: Sendable {
     /// Its number on the video's unwrapped timeline (``VideoTimeline``).
     let number: Int
     let width: Int
     let height: Int
     let luma: [UInt8]
-    let blue: [UInt8]
-    let red: [UInt8]
+    /// U, V, U, V...: `chromaWidth` pairs a row.
+    let chroma: [UInt8]
     /// BT.709 (else BT.601), and full range (else the video range, 16-235).
     let bt709: Bool
     let fullRange: Bool
@@ -254,8 +256,26 @@ final class VideoDecoder {
         }
         let bt709 = f.colorspace == AVCOL_SPC_BT709
             || (f.colorspace != AVCOL_SPC_BT470BG && f.colorspace != AVCOL_SPC_SMPTE170M && height >= 720)
-        return VideoPicture(number: number, width: width, height: height, luma: luma, blue: blue, red: red,
+        var chroma = [UInt8](repeating: 0, count: cw * ch * 2)
+        VideoDecoder.interleave(blue, red, into: &chroma)
+        return VideoPicture(number: number, width: width, height: height, luma: luma, chroma: chroma,
                             bt709: bt709, fullRange: full)
+    }
+
+    /// U and V, each a plane of the same size, as pairs into `pairs` (twice their size).
+    static func interleave(_ u: [UInt8], _ v: [UInt8], into pairs: inout [UInt8]) {
+        u.withUnsafeBufferPointer { u in
+            v.withUnsafeBufferPointer { v in
+                pairs.withUnsafeMutableBufferPointer { out in
+                    guard let o = out.baseAddress, let a = u.baseAddress, let b = v.baseAddress,
+                          out.count >= 2 * min(u.count, v.count) else { return }
+                    for i in 0..<min(u.count, v.count) {
+                        o[2 * i] = a[i]
+                        o[2 * i + 1] = b[i]
+                    }
+                }
+            }
+        }
     }
 
     private static func copy(_ plane: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int,
