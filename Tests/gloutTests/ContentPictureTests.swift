@@ -138,7 +138,7 @@ final class ContentPictureTests: XCTestCase {
         guard case .playlist(let list) = try load("a.png 2\ns.frag 3\na.png 1\n") else { return XCTFail("not a playlist") }
         XCTAssertEqual(list.playlist.durations, [2, 3, 1])
         XCTAssertEqual(list.items.count, 3)
-        for (text, message) in [("a.png 2\ns.frag\n", ":2: "), ("missing.png 2\n", ":1: --content "),
+        for (text, message) in [("a.png 2\ns.frag\n", ":2: "), ("missing.png 2\n", ":1: \(folder.path)/missing.png: "),
                                 ("a.png 1\n\(folder.path)/inner.txt 2\n", ":2: ")] {
             if text.contains("inner") { try "a.png 1\n".write(to: folder.appendingPathComponent("inner.txt"), atomically: true, encoding: .utf8) }
             XCTAssertThrowsError(try load(text)) { error in

@@ -32,10 +32,13 @@ final class Telemetry: Sendable {
 
     /// An output's renderer showed another frame of one of its videos.
     func recordVideo(_ outputID: UInt32, _ playback: VideoPlayback) {
+        // In place: no copy of the list each frame.
         videos.withLock { videos in
-            var list = videos[outputID] ?? []
-            if let at = list.firstIndex(where: { $0.source === playback.source }) { list[at] = playback } else { list.append(playback) }
-            videos[outputID] = list
+            if let at = videos[outputID]?.firstIndex(where: { $0.source === playback.source }) {
+                videos[outputID]?[at] = playback
+            } else {
+                videos[outputID, default: []].append(playback)
+            }
         }
     }
 

@@ -94,7 +94,9 @@ struct ContentPlaylist: Sendable {
             do {
                 item = try ContentPicture.load(line.path, log: log, loaded: &loaded, inList: true)
             } catch let error as GloutError {
-                throw GloutError("--content \(name):\(line.number): \(error.message)")
+                // The item's own error names it after "--content ".
+                let message = error.message.hasPrefix("--content ") ? String(error.message.dropFirst(10)) : error.message
+                throw GloutError("--content \(name):\(line.number): \(message)")
             }
             switch item {
             case .video(let source):

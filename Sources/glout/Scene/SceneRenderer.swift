@@ -40,8 +40,8 @@ final class SceneRenderer: OutputRenderer {
     private var content: ContentPiece?
     private var pieceIndex = 0
     private var imageTextures: [Int: GLuint] = [:]
-    /// --content video: the Y, U and V textures, the frame they hold, its colour matrix,
-    /// and what this output's refreshes showed.
+    /// --content video: the Y and the U/V textures, the frame they hold, its colour
+    /// matrix, and what this output's refreshes showed.
     private var videoTextures: [GLuint] = []
     /// The frame in RGB at the video's size, scaled into the picture from there, and
     /// which frame it holds.
