@@ -45,40 +45,33 @@ enum FileSystem {
 
     /// The first `count` bytes of file `path` (fewer when it is shorter).
     static func readStart(_ path: String, for option: String, count: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw GloutError("\(option) \(path): cannot read the file (\(reason()))") }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: count), have = 0
-        while have < count {
-            let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + have, count - have) }
-            if got == 0 { break }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw GloutError("\(option) \(path): cannot read the file (\(reason()))")
-            }
-            have += got
-        }
-        return Array(bytes.prefix(have))
+        try read(path, for: option, atMost: count)
     }
 
     /// The whole of file `path`, refused when it holds more than `limit` bytes.
     static func readBytes(_ path: String, for option: String, limit: Int) throws -> [UInt8] {
+        let bytes = try read(path, for: option, atMost: limit + 1)
+        guard bytes.count <= limit else {
+            throw GloutError("\(option) \(path): more than \(limit >> 20) MiB; not a file glout reads")
+        }
+        return bytes
+    }
+
+    /// Up to `most` bytes from the start of file `path`, in chunks of at most 64 KiB.
+    private static func read(_ path: String, for option: String, atMost most: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw GloutError("\(option) \(path): cannot read the file (\(reason()))") }
         defer { close(fd) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
+        var chunk = [UInt8](repeating: 0, count: min(most, 65_536))
+        while bytes.count < most {
+            let count = Glibc.read(fd, &chunk, min(chunk.count, most - bytes.count))
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw GloutError("\(option) \(path): cannot read the file (\(reason()))")
             }
             bytes += chunk[..<count]
-            if bytes.count > limit {
-                throw GloutError("\(option) \(path): more than \(limit >> 20) MiB; not a file glout reads")
-            }
         }
         return bytes
     }

@@ -225,11 +225,11 @@ struct ContentRendering: Sendable {
         return pass * loops * timeline.count + timeline.frame(at: local)
     }
 
-    /// The piece after the one at `time`, when it is a video: its first frame's number
-    /// at its next start, for the decoder to have ready.
-    func nextVideoStart(after time: Double) -> (video: VideoSource, frame: Int)? {
+    /// The piece after `current` (the one at `time`), when it is a video: its first
+    /// frame's number at its next start, for the decoder to have ready.
+    func nextVideoStart(after time: Double, current: Int) -> (video: VideoSource, frame: Int)? {
         guard let playlist, pieces.count > 1 else { return nil }
-        let next = (playlist.position(at: time).item + 1) % pieces.count
+        let next = (current + 1) % pieces.count
         guard let video = pieces[next].video else { return nil }
         let start = playlist.nextStart(of: next, after: time)
         let pass = Int((start / playlist.length).rounded(.down))

@@ -202,8 +202,9 @@ final class SceneRenderer: OutputRenderer {
         // on the whole canvas, of which each part shows its own piece. A playlist's item
         // is the one of the refresh's target time on the content clock.
         let contentTime = state.spanTime(at: frame.targetTimestamp)
+        let position = show?.piece(at: contentTime) ?? (index: 0, local: contentTime, pass: 0)
         if let show {
-            let (index, _, _) = show.piece(at: contentTime)
+            let index = position.index
             if index != pieceIndex || content == nil {
                 // Another item: its video's frame is uploaded anew.
                 (pieceIndex, content, videoFrame, videoLayerFrame, videoInLayer) = (index, show.pieces[index], nil, nil, nil)
@@ -211,7 +212,9 @@ final class SceneRenderer: OutputRenderer {
                     videoPlayback[ObjectIdentifier(video)] = (last.cadence.cut(), last.late)
                 }
             }
-            if let (video, first) = show.nextVideoStart(after: contentTime), video !== content?.video { video.prepare(first) }
+            if let (video, first) = show.nextVideoStart(after: contentTime, current: index), video !== content?.video {
+                video.prepare(first)
+            }
         }
         let custom = view == .content || view == .span ? content : nil
         let program = switch view {
@@ -222,7 +225,7 @@ final class SceneRenderer: OutputRenderer {
         let accent = view == .control ? state.accent : state.contentAccent
         spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
         let video = custom?.video
-        let newVideoFrame = video.map { showVideo($0, frame: frame, time: contentTime, output: target.output) } ?? false
+        let newVideoFrame = video.map { showVideo($0, frame: frame, at: position, output: target.output) } ?? false
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
@@ -326,8 +329,9 @@ final class SceneRenderer: OutputRenderer {
     /// Takes the frame of the video this refresh's target time calls for (on the content
     /// clock: scene time, or with --clock realtime CLOCK_REALTIME), uploads its planes if
     /// it is another than the textures hold, and counts the cadence. Whether it changed.
-    private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, time: Double, output: Output) -> Bool {
-        let (index, local, pass) = show!.piece(at: time)
+    private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, at position: (index: Int, local: Double, pass: Int),
+                           output: Output) -> Bool {
+        let (index, local, pass) = position
         // --video-sync speed: the video's time runs at the rate that holds each frame a
         // whole number of this output's refreshes.
         let refresh = Double(output.currentMode?.refreshMilliHertz ?? 0) / 1000
