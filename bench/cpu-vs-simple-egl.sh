@@ -8,13 +8,16 @@
 # turn ROUNDS times, since one run on a shared 2-core machine is noisy.
 #
 #   bench/cpu-vs-simple-egl.sh [MODE] [SECONDS] [ROUNDS]   (default 1280x720@60 15 3)
+#
+# GLOUT=PATH measures that glout binary instead of the release build (an older build, to
+# put its figures beside the new ones in the same session).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-1280x720@60}
 seconds=${2:-15}
 rounds=${3:-3}
-glout=$(swift build -c release --show-bin-path)/glout
-[ -x "$glout" ] || { echo "build first: swift build -c release" >&2; exit 1; }
+glout=${GLOUT:-$(swift build -c release --show-bin-path)/glout}
+[ -x "$glout" ] || { echo "no glout at $glout: build first (swift build -c release)" >&2; exit 1; }
 
 eval "$(scripts/compositor sway --outputs "$mode")"
 trap 'scripts/compositor stop "$GLOUT_COMPOSITOR_DIR"' EXIT

@@ -23,4 +23,6 @@ layout(std140) uniform Frame {
     vec4 u_pacing2; // --scene pacing: first object row's top, object size, unused, unused
     vec4 u_video0;  // --content video: Y offset and scale, U/V offset and scale (0 to 1 texels)
     vec4 u_video1;  // --content video: R from V, G from U, G from V, B from U
+    vec4 u_ringBands; // the content view's rings: the two bands they cover (RingBands), inner
+                      // and outer radius of each in picture pixels (rings.vert)
 };

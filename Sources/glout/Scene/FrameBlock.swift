@@ -1,15 +1,17 @@
 import CGLES
 
-/// The `Frame` uniform block that every view's shaders read (std140, 29 vec4s; see
+/// The `Frame` uniform block that every view's shaders read (std140, 30 vec4s; see
 /// shaders/frame.glsl), with the empty vertex array their passes draw with: GL objects
 /// of one output's context, and the values, written in place so a frame allocates
 /// nothing.
 final class FrameBlock {
-    static let floats = 116
+    static let floats = 120
     /// u_rings.w: 1 leaves the content view's rings out (content.frag).
     static let ringsLeftOut = 27
     /// u_video0 and u_video1: a --content video's colour matrix (video.frag).
     static let video = 108
+    /// u_ringBands: where the content view's rings cover anything (rings.vert).
+    static let ringBands = 116
     private(set) var values = [Float](repeating: 0, count: FrameBlock.floats)
     private var buffer: GLuint = 0
     private var vertexArray: GLuint = 0

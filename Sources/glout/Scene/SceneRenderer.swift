@@ -60,6 +60,8 @@ final class SceneRenderer: OutputRenderer {
     private let stall: FrameStall
     private let block = FrameBlock()
     static let maxMarkers = 10
+    /// rings.vert's mesh: two bands of 32 quads, six vertices each.
+    static let ringVertexCount: Int32 = 2 * 32 * 6
     private var markerCount = 0
     /// The framebuffer pixels the markers cover: the marker pass draws there only.
     private var markerRegion = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -590,8 +592,8 @@ final class SceneRenderer: OutputRenderer {
     private func shadeMovingParts(program: GLuint, rings: GLuint, view: SceneView, layout: SceneLayout, time: Double,
                                   spanTime: Double, target: RenderTarget) {
         if let ringsRegion {
-            // The rings' square from the backdrop, then this frame's rings over it (the
-            // layer's alpha stays 1).
+            // The rings' square from the backdrop, then this frame's rings over it, on
+            // the bands where they cover anything (rings.vert; the layer's alpha stays 1).
             glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), backdrop.framebuffer)
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), still.framebuffer)
             copy(ringsRegion, height: target.pixelSize.height)
@@ -602,7 +604,7 @@ final class SceneRenderer: OutputRenderer {
             glEnable(GLenum(GL_SCISSOR_TEST))
             glEnable(GLenum(GL_BLEND))
             glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ZERO), GLenum(GL_ONE))
-            shade(ringsRegion, target: target, vertices: 18)
+            shade(ringsRegion, target: target, vertices: SceneRenderer.ringVertexCount)
             glDisable(GLenum(GL_BLEND))
             glDisable(GLenum(GL_SCISSOR_TEST))
         }
@@ -735,6 +737,8 @@ final class SceneRenderer: OutputRenderer {
         block.set(16, layout.dial.x, layout.dial.y, layout.dial.radius, 0)
         block.set(20, layout.tiles.x, layout.tiles.y, layout.tiles.width, layout.tiles.height)
         block.set(24, layout.rings.x, layout.rings.y, layout.rings.radius, 0)
+        let bands = RingBands(time: Float(time.truncatingRemainder(dividingBy: 3600)), radius: layout.rings.radius).uniform
+        block.set(FrameBlock.ringBands, bands.0, bands.1, bands.2, bands.3)
         block.set(28, layout.strip.x, layout.strip.y, layout.strip.width, layout.strip.height)
         block.set(32, Double(safe.x - layout.canvas.x), Double(safe.y - layout.canvas.y), Double(safe.width), Double(safe.height))
         // Markers: points on the surface to pixels of the picture.
