@@ -419,9 +419,10 @@ final class VideoTests: IntegrationTestCase {
         XCTAssertTrue(refused.stderr.contains("--video-sync speed plays videos off the shared clock's time"), refused.stderr)
     }
 
-    /// Colours come out as they went in: solid clips in a warm and a cool colour (each
-    /// made by ffmpeg from RGB into 4:2:0 with the BT.601 matrix, as an untagged SD clip is
-    /// read), snapshotted, within the rounding of 8-bit video range and 4:2:0.
+    /// Colours come out as they went in, through either conversion: solid clips in a warm
+    /// and a cool colour (each made by ffmpeg from RGB into 4:2:0 with the BT.601 matrix,
+    /// as an untagged SD clip is read), snapshotted, within the rounding of 8-bit video
+    /// range and 4:2:0.
     func test_aVideosColoursComeOutAsTheyWentIn() throws {
         let sway = try Compositor.sway(["640x360@60"])
         for (name, rgb) in [("warm", (200, 80, 40)), ("cool", (40, 120, 210))] {
@@ -430,12 +431,44 @@ final class VideoTests: IntegrationTestCase {
             let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x180:r=24:d=1",
                                                      "-c:v", "libx264", "-pix_fmt", "yuv420p", path]).wait()
             XCTAssertEqual(made.status, 0, made.stderr)
-            let out = folder.appendingPathComponent("colour-\(name)")
-            let run = try sway.glout(["snapshot", "--content", path, "--control", "none", "--frozen", "0.5", "--out", out.path]).wait()
+            for conversion in ["shader", "swscale"] {
+                let out = folder.appendingPathComponent("colour-\(name)-\(conversion)")
+                let run = try sway.glout(["snapshot", "--content", path, "--control", "none", "--frozen", "0.5",
+                                          "--video-conversion", conversion, "--out", out.path]).wait()
+                XCTAssertEqual(run.status, 0, run.stderr)
+                let p = try loadPNG(out.appendingPathComponent("HEADLESS-1.png").path).pixel(320, 180)
+                for (got, wanted) in [(p.r, rgb.0), (p.g, rgb.1), (p.b, rgb.2)] {
+                    XCTAssertLessThanOrEqual(abs(got - wanted), 8, "\(name), \(conversion): \(p) for \(rgb)")
+                }
+            }
+        }
+    }
+
+    /// Either conversion shows the video the right way up and the right way round, at its
+    /// own size (a plain copy) and scaled: a clip white in its top left quarter only, on
+    /// outputs of its size and of twice it.
+    func test_aVideoIsShownUprightThroughEitherConversion() throws {
+        let path = folder.appendingPathComponent("corner.mp4").path
+        let filter = "nullsrc=s=320x180:r=24:d=1,format=yuv420p,"
+            + "geq=lum='if(lt(X\\,W/2)*lt(Y\\,H/2)\\,235\\,16)':cb=128:cr=128"
+        let made = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", filter,
+                                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", path]).wait()
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let sway = try Compositor.sway(["320x180@60", "640x360@60"])
+        for conversion in ["shader", "swscale"] {
+            let out = folder.appendingPathComponent("upright-\(conversion)")
+            let run = try sway.glout(["snapshot", "--content", path, "--control", "none", "--frozen", "0.5",
+                                      "--video-conversion", conversion, "--out", out.path]).wait()
             XCTAssertEqual(run.status, 0, run.stderr)
-            let p = try loadPNG(out.appendingPathComponent("HEADLESS-1.png").path).pixel(320, 180)
-            for (got, wanted) in [(p.r, rgb.0), (p.g, rgb.1), (p.b, rgb.2)] {
-                XCTAssertLessThanOrEqual(abs(got - wanted), 8, "\(name): \(p) for \(rgb)")
+            for (name, width, height) in [("HEADLESS-1", 320, 180), ("HEADLESS-2", 640, 360)] {
+                let picture = try loadPNG(out.appendingPathComponent("\(name).png").path)
+                XCTAssertEqual([picture.width, picture.height], [width, height])
+                for (x, y, white) in [(1, 1, true), (3, 1, false), (1, 3, false), (3, 3, false)] {
+                    let p = picture.pixel(width * x / 4, height * y / 4)
+                    let level = (p.r + p.g + p.b) / 3
+                    XCTAssertTrue(white ? level > 200 : level < 55,
+                                  "\(conversion), \(name): \(p) at quarter (\(x), \(y)) should be \(white ? "white" : "black")")
+                }
             }
         }
     }

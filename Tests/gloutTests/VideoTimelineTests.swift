@@ -192,3 +192,60 @@ final class VideoSyncTests: XCTestCase {
         XCTAssertEqual(VideoSync.time.rate(framesPerSecond: 30_000.0 / 1001, refreshHertz: 60), 1)
     }
 }
+
+/// --video-conversion: where a video's colours become RGB, and the queue that follows.
+final class VideoConversionTests: XCTestCase {
+    func test_autoIsSwscaleWhereGLShadesOnTheCPUAndTheShaderElsewhere() {
+        XCTAssertEqual(VideoConversion.auto.resolved(rasterizesOnCPU: true), .swscale)
+        XCTAssertEqual(VideoConversion.auto.resolved(rasterizesOnCPU: false), .shader)
+        for chosen in [VideoConversion.shader, .swscale] {
+            XCTAssertEqual(chosen.resolved(rasterizesOnCPU: true), chosen)
+            XCTAssertEqual(chosen.resolved(rasterizesOnCPU: false), chosen)
+        }
+    }
+
+    func test_theOptionTakesTheThreeWaysAndNothingElse() throws {
+        guard case .run(let options) = try Arguments.parse(["run", "--video-conversion", "shader"]) else {
+            return XCTFail("not a run")
+        }
+        XCTAssertEqual(options.videoConversion, .shader)
+        guard case .run(let defaults) = try Arguments.parse(["run"]) else { return XCTFail("not a run") }
+        XCTAssertEqual(defaults.videoConversion, .auto)
+        XCTAssertThrowsError(try Arguments.parse(["run", "--video-conversion", "gpu"])) { error in
+            XCTAssertTrue("\(error)".contains("--video-conversion must be auto, shader or swscale, not 'gpu'"), "\(error)")
+        }
+    }
+
+    func test_aFrameTakesItsFormsBytes() {
+        XCTAssertEqual(VideoPicture.bytes(width: 1920, height: 1080, conversion: .swscale), 1920 * 1080 * 4)
+        XCTAssertEqual(VideoPicture.bytes(width: 1920, height: 1080, conversion: .shader), 1920 * 1080 * 3 / 2)
+        // Odd sizes round the chroma up.
+        XCTAssertEqual(VideoPicture.bytes(width: 3, height: 3, conversion: .shader), 9 + 2 * 4)
+    }
+}
+
+/// The frames' memory goes back to its pool when the last holder lets go, and is reused.
+final class VideoFrameMemoryTests: XCTestCase {
+    func test_aFrameLetGoIsReusedUpToTheSparesAndAnotherSizeStartsAfresh() throws {
+        let pool = VideoFrameMemory.Pool(spares: 2)
+        var first: VideoFrameMemory? = try XCTUnwrap(pool.take(1000))
+        let address = first!.bytes
+        XCTAssertEqual(pool.spareCount, 0)
+        first = nil
+        XCTAssertEqual(pool.spareCount, 1)
+        let again = try XCTUnwrap(pool.take(1000))
+        XCTAssertEqual(again.bytes, address, "the block let go is the one taken next")
+        XCTAssertEqual(Int(bitPattern: again.bytes) % 64, 0)
+        // Three let go, two kept.
+        var held = try (0..<3).map { _ in try XCTUnwrap(pool.take(1000)) }
+        held.removeAll()
+        XCTAssertEqual(pool.spareCount, 2)
+        // Another size: the spares of the old one are freed, and its late returns too.
+        let other = try XCTUnwrap(pool.take(4000))
+        XCTAssertEqual(other.count, 4000)
+        XCTAssertEqual(pool.spareCount, 0)
+        _ = again
+        XCTAssertNil(pool.take(0))
+    }
+}
+

@@ -121,6 +121,9 @@ struct RunOptions: Equatable, Sendable {
     /// --video-sync: a video keeps the content clock's time (time), or plays up to 1%
     /// faster or slower so that each frame holds a whole number of refreshes (speed).
     var videoSync: VideoSync = .time
+    /// --video-conversion: where a video's Y'CbCr becomes RGB (auto: libswscale where GL
+    /// shades on the CPU, the shader elsewhere).
+    var videoConversion: VideoConversion = .auto
 
     /// The preferred rate for an output, if any.
     func framesPerSecond(for name: String) -> Double? { framesPerSecond[name] ?? framesPerSecond[""] }
@@ -453,6 +456,12 @@ enum Arguments {
                     throw reader.error("--video-sync must be time or speed, not '\(value)'")
                 }
                 options.videoSync = sync
+            case "--video-conversion":
+                let value = try reader.value(for: option)
+                guard let conversion = VideoConversion(rawValue: value) else {
+                    throw reader.error("--video-conversion must be auto, shader or swscale, not '\(value)'")
+                }
+                options.videoConversion = conversion
             default: throw reader.unknown(option)
             }
     }

@@ -154,6 +154,12 @@ enum Help {
                           of refreshes a frame plays at that rate instead (29.97
                           fps on 60 Hz at 30), every frame held alike; this does
                           not go with --clock realtime or --wall
+      --video-conversion auto|shader|swscale
+                          where a video's colours become RGB. shader: each
+                          output converts each frame as it draws (a GPU's job).
+                          swscale: libswscale converts each frame once, ahead of
+                          time, for every output. auto (the default): swscale
+                          where GL shades on the CPU (llvmpipe), else shader
       --scene views|triangle|pacing
                           views (default): the control and content views.
                           triangle: one turning triangle on black on every

@@ -108,11 +108,13 @@ final class Stage {
                             live: options.live, label: options.label))
         if options.identify { scene.toggleIdentify(now: .now) }
         // Decoding starts now, ahead of the first frames.
+        let conversion = options.videoConversion.resolved(rasterizesOnCPU: graphics.rasterizesOnCPU)
         for video in videos {
-            try video.start()
+            try video.start(conversion: conversion)
             log.info("--content \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
                      + "\(video.timeline.count) frames at \(String(format: "%.3f", video.timeline.framesPerSecond)) fps, "
-                     + "looping every \(String(format: "%.3f", video.timeline.length)) s")
+                     + "looping every \(String(format: "%.3f", video.timeline.length)) s, converted to RGB by "
+                     + (conversion == .swscale ? "libswscale" : "the shader"))
         }
         for case .playlist(let list) in files {
             log.info("--content \(Log.printable(list.path)): \(list.items.count) items, looping every "

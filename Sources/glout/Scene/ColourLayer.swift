@@ -4,7 +4,7 @@ import CGLES
 /// when the size changes, on the thread's current context.
 struct ColourLayer {
     private(set) var framebuffer: GLuint = 0
-    private var texture: GLuint = 0
+    private(set) var texture: GLuint = 0
     private var size: (Int32, Int32) = (0, 0)
 
     mutating func allocate(width: Int32, height: Int32) {

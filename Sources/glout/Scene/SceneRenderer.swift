@@ -51,6 +51,9 @@ final class SceneRenderer: OutputRenderer {
     /// is not in it).
     private var videoInLayer: Int?
     private var videoTextureSize: (width: Int, height: Int)?
+    /// Whether the frame came as RGBA (``VideoConversion/swscale``), already in the
+    /// video's layer.
+    private var videoIsRGB = false
     private var videoFrame: Int?
     private var videoMatrix: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// What this output's refreshes showed of each video, by file.
@@ -363,8 +366,22 @@ final class SceneRenderer: OutputRenderer {
         return true
     }
 
-    /// The picture's planes into the video's textures (made, or remade for a new size).
+    /// The picture into this output's GL: its planes into the video's textures (made, or
+    /// remade for a new size), or RGBA straight into the video's layer, which then holds
+    /// the frame as the shader would have converted it there.
     private func upload(_ picture: VideoPicture) {
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        videoIsRGB = picture.form == .rgba
+        if videoIsRGB {
+            let (width, height) = (GLsizei(picture.width), GLsizei(picture.height))
+            videoLayer.allocate(width: width, height: height)
+            glBindTexture(GLenum(GL_TEXTURE_2D), videoLayer.texture)
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                            picture.luma)
+            videoLayerFrame = picture.number
+            videoTextureSize = (picture.width, picture.height)
+            return
+        }
         if videoTextures.isEmpty {
             videoTextures = [GLuint](repeating: 0, count: 2)
             glGenTextures(2, &videoTextures)
@@ -373,7 +390,6 @@ final class SceneRenderer: OutputRenderer {
         // Y in one channel; U and V side by side in two.
         let formats: [(internal: GLint, format: GLenum)] = [(GL_R8, GLenum(GL_RED)), (GL_RG8, GLenum(GL_RG))]
         let fresh = videoTextureSize.map { $0 != (picture.width, picture.height) } ?? true
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         for (i, plane) in [picture.luma, picture.chroma].enumerated() {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(i)))
             glBindTexture(GLenum(GL_TEXTURE_2D), videoTextures[i])
@@ -444,7 +460,16 @@ final class SceneRenderer: OutputRenderer {
         // Top left (x0, y0) in picture pixels is (x0, height - y0) in the framebuffer.
         let destination = (x: x0, y: height - y1, width: x1 - x0, height: y1 - y0)
         let clip = visible.flippedY(containerHeight: height)
-        if destination.width == width && destination.height == tall {
+        if destination.width == width && destination.height == tall && videoIsRGB {
+            // A plain copy of the visible part: no scissor, no scaling, the same format,
+            // which llvmpipe does as a memory copy.
+            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoLayer.framebuffer)
+            glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
+            let (sx, sy) = (clip.x - destination.x, clip.y - destination.y)
+            glBlitFramebuffer(sx, sy, sx + clip.width, sy + clip.height, clip.x, clip.y, clip.maxX, clip.maxY,
+                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        } else if destination.width == width && destination.height == tall {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
             glEnable(GLenum(GL_SCISSOR_TEST))
             glScissor(clip.x, clip.y, clip.width, clip.height)

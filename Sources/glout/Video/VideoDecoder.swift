@@ -2,24 +2,39 @@ import CFFmpeg
 import Glibc
 import WaylandOutputs
 
-/// One decoded video frame as the shader samples it: an 8-bit Y plane and the U and V
-/// samples interleaved in one plane at half the width and height (4:2:0, as NV12), tightly
-/// packed, top row first. One two-channel texture for U and V is one texture read a pixel
-/// fewer than two (BENCHMARKS.md, "Video").
+/// One decoded video frame, as the output draws it (``VideoConversion``): for the shader,
+/// an 8-bit Y plane followed by the U and V samples interleaved in one plane at half the
+/// width and height (4:2:0, as NV12), tightly packed, top row first (one two-channel
+/// texture for U and V is one texture read a pixel fewer than two; BENCHMARKS.md,
+/// "Video"); or RGBA that libswscale converted, bottom row first as GL stores a texture.
 struct VideoPicture: Sendable {
+    enum Form: Sendable {
+        /// Y, then U, V, U, V...: `chromaWidth` pairs a row.
+        case planes
+        /// R, G, B, A, a row of `width` pixels after another, the bottom one first.
+        case rgba
+    }
+
     /// Its number on the video's unwrapped timeline (``VideoTimeline``).
     let number: Int
     let width: Int
     let height: Int
-    let luma: [UInt8]
-    /// U, V, U, V...: `chromaWidth` pairs a row.
-    let chroma: [UInt8]
+    let form: Form
+    let memory: VideoFrameMemory
     /// BT.709 (else BT.601), and full range (else the video range, 16-235).
     let bt709: Bool
     let fullRange: Bool
 
     var chromaWidth: Int { (width + 1) / 2 }
     var chromaHeight: Int { (height + 1) / 2 }
+    /// Where the Y plane and the U/V plane start (``Form/planes``), or the RGBA rows.
+    var luma: UnsafeRawPointer { UnsafeRawPointer(memory.bytes) }
+    var chroma: UnsafeRawPointer { UnsafeRawPointer(memory.bytes + width * height) }
+
+    /// The bytes a frame of `width` x `height` takes in the form `conversion` makes.
+    static func bytes(width: Int, height: Int, conversion: VideoConversion) -> Int {
+        conversion == .swscale ? width * height * 4 : width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+    }
 }
 
 /// What FFmpeg says an error code means, fit for a log line.
@@ -45,6 +60,9 @@ final class VideoDecoder {
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
     private var scaler: OpaquePointer?
+    /// The RGBA converter (``VideoConversion/swscale``) and the colours it was set up for.
+    private var converter: OpaquePointer?
+    private var converterColours: (bt709: Bool, fullRange: Bool)?
     /// After the end of the stream, until the next seek: the decoder was drained.
     private var drained = false
 
@@ -122,6 +140,8 @@ final class VideoDecoder {
     private func close() {
         if let scaler { sws_freeContext(scaler) }
         scaler = nil
+        if let converter { sws_freeContext(converter) }
+        converter = nil
         if codec != nil { avcodec_free_context(&codec) }
         if format != nil { avformat_close_input(&format) }
         var packet: UnsafeMutablePointer<AVPacket>? = packet
@@ -212,78 +232,115 @@ final class VideoDecoder {
         }
     }
 
-    /// The decoded `frame` as planes the shader samples: copied where it is 8-bit 4:2:0,
-    /// else brought to that by libswscale.
-    func picture(of frame: UnsafeMutablePointer<AVFrame>, number: Int) -> VideoPicture? {
+    /// The decoded `frame` in the form `conversion` asks for, in memory from `pool`:
+    /// planes the shader samples (copied where it is 8-bit 4:2:0, else brought to that by
+    /// libswscale), or RGBA that libswscale converts with the frame's own matrix and range.
+    func picture(of frame: UnsafeMutablePointer<AVFrame>, number: Int, conversion: VideoConversion,
+                 pool: VideoFrameMemory.Pool) -> VideoPicture? {
         let f = frame.pointee
         let (width, height) = (Int(f.width), Int(f.height))
-        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height) else { return nil }
-        let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
-        var luma = [UInt8](repeating: 0, count: width * height)
-        var blue = [UInt8](repeating: 0, count: cw * ch)
-        var red = [UInt8](repeating: 0, count: cw * ch)
+        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height),
+              let memory = pool.take(VideoPicture.bytes(width: width, height: height, conversion: conversion)) else { return nil }
         let format = AVPixelFormat(rawValue: f.format)
         let full = format == AV_PIX_FMT_YUVJ420P || f.color_range == AVCOL_RANGE_JPEG
-        if format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P {
-            guard let y = f.data.0, let u = f.data.1, let v = f.data.2 else { return nil }
-            VideoDecoder.copy(y, stride: Int(f.linesize.0), width: width, height: height, into: &luma)
-            VideoDecoder.copy(u, stride: Int(f.linesize.1), width: cw, height: ch, into: &blue)
-            VideoDecoder.copy(v, stride: Int(f.linesize.2), width: cw, height: ch, into: &red)
-        } else {
-            scaler = sws_getCachedContext(scaler, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_YUV420P,
-                                          SWS_BILINEAR, nil, nil, nil)
-            guard let scaler else { return nil }
-            var source = f.data
-            var strides = f.linesize
-            let done = luma.withUnsafeMutableBufferPointer { l in
-                blue.withUnsafeMutableBufferPointer { b in
-                    red.withUnsafeMutableBufferPointer { r in
-                        var planes: [UnsafeMutablePointer<UInt8>?] = [l.baseAddress, b.baseAddress, r.baseAddress, nil]
-                        var lines: [Int32] = [Int32(width), Int32(cw), Int32(cw), 0]
-                        return withUnsafePointer(to: &source) { s in
-                            withUnsafePointer(to: &strides) { st in
-                                s.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sp in
-                                    st.withMemoryRebound(to: Int32.self, capacity: 8) { stp in
-                                        sws_scale(scaler, sp, stp, 0, f.height, &planes, &lines)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            guard done > 0 else { return nil }
-        }
         let bt709 = f.colorspace == AVCOL_SPC_BT709
             || (f.colorspace != AVCOL_SPC_BT470BG && f.colorspace != AVCOL_SPC_SMPTE170M && height >= 720)
-        var chroma = [UInt8](repeating: 0, count: cw * ch * 2)
-        VideoDecoder.interleave(blue, red, into: &chroma)
-        return VideoPicture(number: number, width: width, height: height, luma: luma, chroma: chroma,
-                            bt709: bt709, fullRange: full)
+        let made = conversion == .swscale
+            ? rgba(of: frame, into: memory.bytes, bt709: bt709, fullRange: full)
+            : planes(of: frame, into: memory.bytes)
+        guard made else { return nil }
+        return VideoPicture(number: number, width: width, height: height, form: conversion == .swscale ? .rgba : .planes,
+                            memory: memory, bt709: bt709, fullRange: full)
     }
 
-    /// U and V, each a plane of the same size, as pairs into `pairs` (twice their size).
-    static func interleave(_ u: [UInt8], _ v: [UInt8], into pairs: inout [UInt8]) {
-        u.withUnsafeBufferPointer { u in
-            v.withUnsafeBufferPointer { v in
-                pairs.withUnsafeMutableBufferPointer { out in
-                    guard let o = out.baseAddress, let a = u.baseAddress, let b = v.baseAddress,
-                          out.count >= 2 * min(u.count, v.count) else { return }
-                    for i in 0..<min(u.count, v.count) {
-                        o[2 * i] = a[i]
-                        o[2 * i + 1] = b[i]
+    /// Y, then U and V interleaved, into `out`.
+    private func planes(of frame: UnsafeMutablePointer<AVFrame>, into out: UnsafeMutableRawPointer) -> Bool {
+        let f = frame.pointee
+        let (width, height) = (Int(f.width), Int(f.height))
+        let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
+        let luma = out.assumingMemoryBound(to: UInt8.self)
+        let pairs = luma + width * height
+        let format = AVPixelFormat(rawValue: f.format)
+        if format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P {
+            guard let y = f.data.0, let u = f.data.1, let v = f.data.2 else { return false }
+            VideoDecoder.copy(y, stride: Int(f.linesize.0), width: width, height: height, into: luma)
+            VideoDecoder.interleave(u, v, strides: (Int(f.linesize.1), Int(f.linesize.2)), width: cw, height: ch, into: pairs)
+            return true
+        }
+        // Another format: to 4:2:0 first, the U and V planes apart, then interleaved.
+        scaler = sws_getCachedContext(scaler, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_YUV420P,
+                                      SWS_BILINEAR, nil, nil, nil)
+        guard let scaler else { return false }
+        var blue = [UInt8](repeating: 0, count: cw * ch)
+        var red = [UInt8](repeating: 0, count: cw * ch)
+        let done = blue.withUnsafeMutableBufferPointer { b in
+            red.withUnsafeMutableBufferPointer { r in
+                guard VideoDecoder.scale(frame, with: scaler, into: [luma, b.baseAddress, r.baseAddress, nil],
+                                         strides: [Int32(width), Int32(cw), Int32(cw), 0]) > 0 else { return false }
+                VideoDecoder.interleave(b.baseAddress!, r.baseAddress!, strides: (cw, cw), width: cw, height: ch, into: pairs)
+                return true
+            }
+        }
+        return done
+    }
+
+    /// `frame` as RGBA into `out`, bottom row first (libswscale writes the rows upwards
+    /// through a negative stride, so GL gets them in its own order and no copy flips them).
+    private func rgba(of frame: UnsafeMutablePointer<AVFrame>, into out: UnsafeMutableRawPointer, bt709: Bool,
+                      fullRange: Bool) -> Bool {
+        let f = frame.pointee
+        let (width, height) = (Int(f.width), Int(f.height))
+        let format = AVPixelFormat(rawValue: f.format)
+        let previous = converter
+        // Same size: libswscale's unscaled Y'CbCr to RGB path, its SIMD code where the CPU has it.
+        converter = sws_getCachedContext(converter, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_RGBA,
+                                         SWS_POINT, nil, nil, nil)
+        guard let converter else { return false }
+        if converter != previous || converterColours.map({ $0 != (bt709, fullRange) }) ?? true {
+            // The frame's matrix and range in, full-range RGB out (the table for the
+            // output matters only to a Y'CbCr output).
+            let matrix = sws_getCoefficients(bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601)
+            sws_setColorspaceDetails(converter, matrix, fullRange ? 1 : 0, matrix, 1, 0, 1 << 16, 1 << 16)
+            converterColours = (bt709, fullRange)
+        }
+        let bottom = out.assumingMemoryBound(to: UInt8.self) + (height - 1) * width * 4
+        return VideoDecoder.scale(frame, with: converter, into: [bottom, nil, nil, nil], strides: [-Int32(width * 4), 0, 0, 0]) > 0
+    }
+
+    /// sws_scale of the whole of `frame` into `planes` with `strides` (four each).
+    private static func scale(_ frame: UnsafeMutablePointer<AVFrame>, with context: OpaquePointer,
+                              into planes: [UnsafeMutablePointer<UInt8>?], strides: [Int32]) -> Int32 {
+        var planes = planes, strides = strides
+        var source = frame.pointee.data
+        var sourceStrides = frame.pointee.linesize
+        return withUnsafePointer(to: &source) { s in
+            withUnsafePointer(to: &sourceStrides) { st in
+                s.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sp in
+                    st.withMemoryRebound(to: Int32.self, capacity: 8) { stp in
+                        sws_scale(context, sp, stp, 0, frame.pointee.height, &planes, &strides)
                     }
                 }
             }
         }
     }
 
-    private static func copy(_ plane: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int,
-                             into pixels: inout [UInt8]) {
-        pixels.withUnsafeMutableBufferPointer { out in
-            for row in 0..<height {
-                (out.baseAddress! + row * width).update(from: plane + row * stride, count: width)
+    /// U and V, two planes of `width` x `height` samples, as pairs into `pairs` (rows of
+    /// `2 * width` bytes).
+    static func interleave(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, strides: (Int, Int), width: Int,
+                           height: Int, into pairs: UnsafeMutablePointer<UInt8>) {
+        for row in 0..<height {
+            let (a, b, o) = (u + row * strides.0, v + row * strides.1, pairs + row * 2 * width)
+            for i in 0..<width {
+                o[2 * i] = a[i]
+                o[2 * i + 1] = b[i]
             }
+        }
+    }
+
+    private static func copy(_ plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
+                             into pixels: UnsafeMutablePointer<UInt8>) {
+        for row in 0..<height {
+            (pixels + row * width).update(from: plane + row * stride, count: width)
         }
     }
 }

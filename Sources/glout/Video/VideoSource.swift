@@ -13,8 +13,19 @@ final class VideoSource: @unchecked Sendable {
     let width: Int
     let height: Int
     let codecName: String
-    /// Frames decoded ahead at most (a 1920x1080 frame is 3 MB).
-    static let capacity = 12
+    /// What the decoding thread makes of each frame: planes for the shader, or RGBA
+    /// (``VideoConversion``). Set by ``start(conversion:)``, before the thread runs.
+    private(set) var conversion = VideoConversion.shader
+    /// Frames decoded ahead at most: 12, or fewer where 12 would take more than
+    /// ``queueBytes`` (a 1920x1080 frame is 3 MB as planes, 8 MB as RGBA).
+    var capacity: Int {
+        let each = VideoPicture.bytes(width: width, height: height, conversion: conversion)
+        return min(12, max(3, VideoSource.queueBytes / max(each, 1)))
+    }
+    static let queueBytes = 96 << 20
+    /// The frames' memory, reused: as many blocks as the queue holds, plus those the
+    /// windows may still be uploading from.
+    private let memory = VideoFrameMemory.Pool(spares: 16)
     /// A refresh this many frames past the newest decoded frame seeks instead of waiting
     /// for the decoder to get there (the realtime clock's start, a frozen time let go).
     private var seekDistance: Int { max(24, Int(2 * timeline.framesPerSecond)) }
@@ -63,9 +74,11 @@ final class VideoSource: @unchecked Sendable {
         arrived.deallocate()
     }
 
-    /// Starts the decoding thread (once).
-    func start() throws {
+    /// Starts the decoding thread (once), making each frame into what `conversion` says
+    /// (``VideoConversion/shader`` or ``VideoConversion/swscale``).
+    func start(conversion: VideoConversion) throws {
         guard !running else { return }
+        self.conversion = conversion
         let body = Unmanaged.passRetained(self).toOpaque()
         let result = withSignalsBlocked { pthread_create(&thread, nil, { argument in
             let source = Unmanaged<VideoSource>.fromOpaque(argument!).takeRetainedValue()
@@ -142,7 +155,7 @@ final class VideoSource: @unchecked Sendable {
             // Frames before it are not needed: room for the decoder to go on to it.
             if let keep = queue.lastIndex(where: { $0.number <= number }), keep > 0 { queue.removeFirst(keep) }
             if queue.contains(where: { $0.number == number }) || seekTarget == number { return false }
-            if let last = queue.last?.number, last < number, number - last <= VideoSource.capacity {
+            if let last = queue.last?.number, last < number, number - last <= capacity {
                 wanted = max(wanted, number)
                 return true
             }
@@ -181,7 +194,7 @@ final class VideoSource: @unchecked Sendable {
     }
 
     private var needsFrames: Bool {
-        seekTarget != nil || (queue.count < VideoSource.capacity && (queue.last?.number ?? Int.min) < wanted + VideoSource.capacity)
+        seekTarget != nil || (queue.count < capacity && (queue.last?.number ?? Int.min) < wanted + capacity)
     }
 
     /// The decoding thread: decodes while the queue has room and frames are wanted, seeks
@@ -216,7 +229,7 @@ final class VideoSource: @unchecked Sendable {
                 lastIndex = index
                 framesThisPass += 1
                 let number = pass * timeline.count + index
-                guard number >= discardBelow, let picture = decoder.picture(of: frame, number: number) else { return }
+                guard number >= discardBelow, let picture = decoder.picture(of: frame, number: number, conversion: conversion, pool: memory) else { return }
                 made += 1
                 locked {
                     if seekTarget == nil, (queue.last?.number ?? Int.min) < number { queue.append(picture) }
