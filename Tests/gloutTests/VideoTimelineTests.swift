@@ -249,3 +249,34 @@ final class VideoFrameMemoryTests: XCTestCase {
     }
 }
 
+/// The refresh a video's cadence is judged by: what the frames show once there are enough.
+final class MeasuredRefreshTests: XCTestCase {
+    func test_framesEvery16msOfANominal60HzOutputMeasure16msAfterEnoughIntervals() {
+        var refresh = MeasuredRefresh()
+        let nominal = 1e9 / 60
+        var time: UInt64 = 5_000_000_000
+        for index in 0..<UInt64(MeasuredRefresh.needed) {
+            refresh.frame(index: index, nanoseconds: time, nominal: nominal)
+            XCTAssertEqual(refresh.period(nominal: nominal), nominal, "too few intervals yet: the nominal period")
+            time += 16_000_000
+        }
+        refresh.frame(index: UInt64(MeasuredRefresh.needed), nanoseconds: time, nominal: nominal)
+        XCTAssertEqual(refresh.period(nominal: nominal), 16_000_000, accuracy: 1)
+        // 30 fps there: a frame is held 2 or 3 refreshes, not only 2.
+        let ratio = 1e9 / refresh.period(nominal: nominal) / 30
+        XCTAssertTrue(VideoCadence.allowed(3, refreshesPerFrame: ratio))
+        XCTAssertFalse(VideoCadence.allowed(3, refreshesPerFrame: 1e9 / nominal / 30))
+    }
+
+    func test_missedRefreshesSkippedFramesAndWildTimesAreNotCounted() {
+        var refresh = MeasuredRefresh()
+        let nominal = 1e9 / 60
+        refresh.frame(index: 0, nanoseconds: 1_000_000_000, nominal: nominal)
+        refresh.frame(index: 1, nanoseconds: 1_033_333_333, nominal: nominal)  // a missed refresh
+        refresh.frame(index: 3, nanoseconds: 1_050_000_000, nominal: nominal)  // a frame not drawn between
+        refresh.frame(index: 4, nanoseconds: 1_040_000_000, nominal: nominal)  // time going back
+        refresh.frame(index: 5, nanoseconds: UInt64.max, nominal: nominal)     // from a wrong clock
+        refresh.frame(index: 6, nanoseconds: 1_000, nominal: .nan)
+        XCTAssertEqual(refresh.intervals, 0)
+    }
+}

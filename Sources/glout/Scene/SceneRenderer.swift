@@ -58,6 +58,8 @@ final class SceneRenderer: OutputRenderer {
     private var videoMatrix: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// What this output's refreshes showed of each video, by file.
     private var videoPlayback: [ObjectIdentifier: (cadence: VideoCadence, late: Int)] = [:]
+    /// This output's refresh as its frames show it, which a video's cadence is judged by.
+    private var measuredRefresh = MeasuredRefresh()
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stall: FrameStall
@@ -345,7 +347,10 @@ final class SceneRenderer: OutputRenderer {
         // A snapshot draws the exact frame; a window shows what is there.
         let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds,
                                             waiting: drawsFirstFrameFast ? 0 : 5)
-        let period = Double(frame.duration.components.seconds) + Double(frame.duration.components.attoseconds) * 1e-18
+        // The cadence is judged by the refresh the frame callbacks show, not the mode's.
+        let nominal = Double(frame.duration.components.seconds) * 1e9 + Double(frame.duration.components.attoseconds) * 1e-9
+        measuredRefresh.frame(index: frame.index, nanoseconds: frame.timestamp.nanoseconds, nominal: nominal)
+        let period = measuredRefresh.period(nominal: nominal) * 1e-9
         let key = ObjectIdentifier(video)
         if let picture {
             var playback = videoPlayback[key] ?? (VideoCadence(), 0)
