@@ -419,6 +419,36 @@ final class VideoTests: IntegrationTestCase {
         XCTAssertTrue(refused.stderr.contains("--video-sync speed plays videos off the shared clock's time"), refused.stderr)
     }
 
+    /// bench reports what a video frame costs: the process's CPU over the video frames the
+    /// outputs showed in the measured window, which for 24 fps is the output's rate over 24
+    /// times its cost per frame drawn; and where the colours became RGB (libswscale here,
+    /// where GL shades on the CPU).
+    func test_benchReportsTheCPUAVideoFrameCostsAndItsConversion() throws {
+        let clip = try makeClip("count.mp4")
+        let sway = try Compositor.sway(["640x360@60"])
+        let json = folder.appendingPathComponent("bench.json").path
+        let run = try sway.glout(["bench", "--content", clip, "--control", "none", "--duration", "4", "--json", json]).wait()
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try readJSON(json)
+        let pacing = try XCTUnwrap(report["pacing"] as? [String: Any])
+        let perFrame = try XCTUnwrap(pacing["process_cpu_ms_per_frame"] as? Double)
+        let perVideoFrame = try XCTUnwrap(pacing["process_cpu_ms_per_video_frame"] as? Double, "\(pacing)")
+        XCTAssertGreaterThan(perFrame, 0)
+        // Frames drawn over video frames shown: the output's rate over 24 (62.5 / 24 on
+        // headless sway, less when the machine is slow).
+        let output = try XCTUnwrap((report["outputs"] as? [[String: Any]])?.first)
+        let fps = try XCTUnwrap(output["fps"] as? Double)
+        XCTAssertEqual(perVideoFrame / perFrame, fps / 24, accuracy: 0.3 * fps / 24, "\(pacing), \(fps) fps")
+        let video = try XCTUnwrap(output["video"] as? [String: Any])
+        XCTAssertEqual(video["conversion"] as? String, "swscale")
+        XCTAssertTrue(run.stdout.contains("ms per video frame shown"), run.stdout)
+        // Without a video there is no such figure.
+        let plain = folder.appendingPathComponent("plain.json").path
+        let without = try sway.glout(["bench", "--control", "none", "--duration", "2", "--json", plain]).wait()
+        XCTAssertEqual(without.status, 0, without.stderr)
+        XCTAssertNil((try readJSON(plain)["pacing"] as? [String: Any])?["process_cpu_ms_per_video_frame"])
+    }
+
     /// Colours come out as they went in, through either conversion: solid clips in a warm
     /// and a cool colour (each made by ffmpeg from RGB into 4:2:0 with the BT.601 matrix,
     /// as an untagged SD clip is read), snapshotted, within the rounding of 8-bit video

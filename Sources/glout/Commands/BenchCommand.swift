@@ -66,6 +66,7 @@ final class BenchCommand {
         let measuredFrom = started + .nanoseconds(Int64(BenchCommand.warmUp * 1e9))
         // CPU is counted from the end of the warm-up, like the frames.
         var before: ResourceUsage?
+        var videoFramesBefore = 0
         var coupled: CoupledLoop?
         defer {
             stage.display.closeWindows()
@@ -87,7 +88,10 @@ final class BenchCommand {
         var interrupted = false
         while MonotonicInstant.now < deadline {
             let now = MonotonicInstant.now
-            if before == nil && now >= measuredFrom { before = ResourceUsage.now() }
+            if before == nil && now >= measuredFrom {
+                before = ResourceUsage.now()
+                videoFramesBefore = BenchCommand.videoFramesShown(outputs, telemetry: stage.telemetry)
+            }
             let next = before == nil ? measuredFrom : deadline
             let ready = try stage.display.dispatch(timeout: min(.milliseconds(500), next - now),
                                                    watching: [stage.signals.fileDescriptor])
@@ -132,10 +136,19 @@ final class BenchCommand {
                                  videos: stage.telemetry.videos(output.id).map(VideoReport.init)))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
+        let videoFrames = BenchCommand.videoFramesShown(outputs, telemetry: stage.telemetry) - videoFramesBefore
         return BenchRun(mode: mode, presentationClock: stage.display.tracker.presentationClock,
                         seconds: (ended - measuredFrom).inSeconds, outputs: results,
                         processCPUMillisecondsPerFrame: measuredFrames > 0 ? cpu / Double(measuredFrames) : 0,
+                        processCPUMillisecondsPerVideoFrame: videoFrames > 0 ? cpu / Double(videoFrames) : nil,
                         peakRSSKilobytes: after.peakRSSKilobytes)
+    }
+
+    /// Video frames shown so far, each output's distinct frames of each of its videos
+    /// added up: what the process's CPU in the measured window is divided by for its cost
+    /// per video frame (the decoding, its conversion and every output's drawing of it).
+    private static func videoFramesShown(_ outputs: [Output], telemetry: Telemetry) -> Int {
+        outputs.reduce(0) { sum, output in sum + telemetry.videos(output.id).reduce(0) { $0 + $1.cadence.shown } }
     }
 }
 

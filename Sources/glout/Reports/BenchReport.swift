@@ -46,6 +46,9 @@ struct BenchRun {
     var seconds: Double
     var outputs: [Output]
     var processCPUMillisecondsPerFrame: Double
+    /// The process's CPU in the measured window over the video frames the outputs showed
+    /// in it (nil without a video).
+    var processCPUMillisecondsPerVideoFrame: Double? = nil
     var peakRSSKilobytes: Int
 
     /// The table printed at the end of a run.
@@ -79,6 +82,7 @@ struct BenchRun {
             }.joined(separator: "  "))
         }
         lines.append("process: \(format(processCPUMillisecondsPerFrame, 2)) ms CPU per frame (all outputs), "
+                     + (processCPUMillisecondsPerVideoFrame.map { "\(format($0, 2)) ms per video frame shown, " } ?? "")
                      + "peak RSS \(peakRSSKilobytes / 1024) MiB")
         if outputs.count > 1 {
             let got = outputs.map { $0.askedFramesPerSecond > 0 ? 100 * $0.pacing.framesPerSecond / $0.askedFramesPerSecond : 0 }
@@ -164,6 +168,7 @@ struct BenchRun {
             var presentation_clock: UInt32?
             var duration_s: Double
             var process_cpu_ms_per_frame: Double
+            var process_cpu_ms_per_video_frame: Double?
             var peak_rss_kb: Int
         }
         struct Report: Encodable {
@@ -191,6 +196,7 @@ struct BenchRun {
         return JSON(Report(outputs: entries, pacing: Pacing(mode: mode.rawValue, presentation_clock: presentationClock,
                                                             duration_s: seconds,
                                                             process_cpu_ms_per_frame: processCPUMillisecondsPerFrame,
+                                                            process_cpu_ms_per_video_frame: processCPUMillisecondsPerVideoFrame,
                                                             peak_rss_kb: peakRSSKilobytes)))
     }
 }

@@ -23,9 +23,9 @@ final class VideoSource: @unchecked Sendable {
         return min(12, max(3, VideoSource.queueBytes / max(each, 1)))
     }
     static let queueBytes = 96 << 20
-    /// The frames' memory, reused: as many blocks as the queue holds, plus those the
-    /// windows may still be uploading from.
-    private let memory = VideoFrameMemory.Pool(spares: 16)
+    /// The frames' memory, reused: a frame let go (shown by every window, or dropped by a
+    /// seek) is the next one's, four kept spare at most.
+    private let memory = VideoFrameMemory.Pool(spares: 4)
     /// A refresh this many frames past the newest decoded frame seeks instead of waiting
     /// for the decoder to get there (the realtime clock's start, a frozen time let go).
     private var seekDistance: Int { max(24, Int(2 * timeline.framesPerSecond)) }
