@@ -280,3 +280,85 @@ final class MeasuredRefreshTests: XCTestCase {
         XCTAssertEqual(refresh.intervals, 0)
     }
 }
+
+/// Near a frame's edge, jitter in the target time does not break the cadence: the hold
+/// keeps each frame for the refreshes its cadence calls for, never more than a quarter
+/// refresh from the frame its time calls for.
+final class CadenceHoldTests: XCTestCase {
+    let timeline = VideoTimeline(starts: (0..<480).map { Int64($0 * 3750) }, end: 480 * 3750, tick: 1 / 90_000)!
+
+    /// Frames shown by refreshes at `hz` whose targets land `jitter(k)` seconds off a grid that
+    /// puts a refresh right on a frame's edge now and then; with the hold or without.
+    func shown(hz: Double, jitter: (Int) -> Double, holding: Bool) -> (frames: [Int], exact: [Int], early: [Int], late: [Int]) {
+        var hold = CadenceHold()
+        var result: ([Int], [Int], [Int], [Int]) = ([], [], [], [])
+        let margin = 0.25 / hz
+        for k in 0..<Int(hz * 19) {
+            let t = Double(k) / hz + jitter(k)
+            let (early, exact, late) = (timeline.frame(at: t - margin), timeline.frame(at: t), timeline.frame(at: t + margin))
+            let frame = holding ? hold.choose(early: early, exact: exact, late: late, refreshesPerFrame: hz / 24) : exact
+            result.0.append(frame); result.1.append(exact); result.2.append(early); result.3.append(late)
+        }
+        return result
+    }
+
+    func errors(_ frames: [Int], hz: Double) -> Int {
+        var cadence = VideoCadence()
+        for frame in frames { cadence.refresh(showing: frame, refreshesPerFrame: hz / 24) }
+        return cadence.cadenceErrors
+    }
+
+    func test_jitterAtAFramesEdgeLeavesTheCadenceWhole() {
+        var generator = SeededGenerator(seed: 7)
+        // Up to a fifth of a refresh either way (4 ms at 50 Hz).
+        let jitters = (0..<3000).map { _ in Double.random(in: -0.2...0.2, using: &generator) }
+        for hz in [50.0, 60, 62.5, 144] {
+            let without = shown(hz: hz, jitter: { jitters[$0] / hz }, holding: false)
+            let with = shown(hz: hz, jitter: { jitters[$0] / hz }, holding: true)
+            if hz == 50 {
+                // On this grid refreshes fall right on frames' edges every half second:
+                // jitter there holds a frame one refresh (or four).
+                XCTAssertGreaterThan(errors(without.frames, hz: hz), 3, "\(hz) Hz without the hold")
+            }
+            XCTAssertEqual(errors(with.frames, hz: hz), 0, "\(hz) Hz with the hold")
+            for k in with.frames.indices {
+                XCTAssertTrue((with.early[k]...with.late[k]).contains(with.frames[k]), "\(hz) Hz, refresh \(k)")
+            }
+            XCTAssertEqual(with.frames.last!, with.exact.last!, accuracy: 1)
+        }
+    }
+
+    func test_farFromAnEdgeOrAfterAJumpTheExactFrameShows() {
+        var hold = CadenceHold()
+        XCTAssertEqual(hold.choose(early: 10, exact: 10, late: 10, refreshesPerFrame: 2.5), 10)
+        // Held once, the next frame's edge just passed: held a second time.
+        XCTAssertEqual(hold.choose(early: 10, exact: 11, late: 11, refreshesPerFrame: 2.5), 10)
+        // Held twice: the exact frame.
+        XCTAssertEqual(hold.choose(early: 10, exact: 11, late: 11, refreshesPerFrame: 2.5), 11)
+        // A jump (a seek, a wrapped clock): the exact frame, whatever the hold.
+        XCTAssertEqual(hold.choose(early: 500, exact: 500, late: 501, refreshesPerFrame: 2.5), 500)
+        // Held three times with the next edge just ahead: the next frame.
+        _ = hold.choose(early: 500, exact: 500, late: 500, refreshesPerFrame: 2.5)
+        _ = hold.choose(early: 500, exact: 500, late: 500, refreshesPerFrame: 2.5)
+        XCTAssertEqual(hold.choose(early: 500, exact: 500, late: 501, refreshesPerFrame: 2.5), 501)
+        // A video faster than the refresh, and values no output gives: the exact frame.
+        for ratio in [0.5, .nan, .infinity, 1e300] {
+            var other = CadenceHold()
+            _ = other.choose(early: 1, exact: 1, late: 1, refreshesPerFrame: ratio)
+            XCTAssertEqual(other.choose(early: 1, exact: 2, late: 2, refreshesPerFrame: ratio), 2, "\(ratio)")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for jitter that is the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -60,6 +60,8 @@ final class SceneRenderer: OutputRenderer {
     private var videoPlayback: [ObjectIdentifier: (cadence: VideoCadence, late: Int)] = [:]
     /// This output's refresh as its frames show it, which a video's cadence is judged by.
     private var measuredRefresh = MeasuredRefresh()
+    /// The video frame this output shows and how long, held to its cadence near edges.
+    private var videoHold = CadenceHold()
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stall: FrameStall
@@ -215,6 +217,7 @@ final class SceneRenderer: OutputRenderer {
             if index != pieceIndex || content == nil {
                 // Another item: its video's frame is uploaded anew.
                 (pieceIndex, content, videoFrame, videoLayerFrame, videoInLayer) = (index, show.pieces[index], nil, nil, nil)
+                videoHold = CadenceHold()
                 if let video = content?.video, let last = videoPlayback[ObjectIdentifier(video)] {
                     videoPlayback[ObjectIdentifier(video)] = (last.cadence.cut(), last.late)
                 }
@@ -232,7 +235,7 @@ final class SceneRenderer: OutputRenderer {
         let accent = view == .control ? state.accent : state.contentAccent
         spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
         let video = custom?.video
-        let newVideoFrame = video.map { showVideo($0, frame: frame, at: position, output: target.output) } ?? false
+        let newVideoFrame = video.map { showVideo($0, frame: frame, at: position, output: target.output, frozen: state.frozen != nil) } ?? false
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
@@ -334,32 +337,42 @@ final class SceneRenderer: OutputRenderer {
     }
 
     /// Takes the frame of the video this refresh's target time calls for (on the content
-    /// clock: scene time, or with --clock realtime CLOCK_REALTIME), uploads its planes if
+    /// clock: scene time, or with --clock realtime CLOCK_REALTIME; held to its cadence
+    /// within a quarter refresh of that near a frame's edge), uploads it if
     /// it is another than the textures hold, and counts the cadence. Whether it changed.
     private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, at position: (index: Int, local: Double, pass: Int),
-                           output: Output) -> Bool {
+                           output: Output, frozen: Bool) -> Bool {
         let (index, local, pass) = position
         // --video-sync speed: the video's time runs at the rate that holds each frame a
         // whole number of this output's refreshes.
         let refresh = Double(output.currentMode?.refreshMilliHertz ?? 0) / 1000
         let rate = show!.videoSync.rate(framesPerSecond: video.timeline.framesPerSecond, refreshHertz: refresh)
-        let number = show!.videoFrame(piece: index, local: local * rate, pass: pass)
-        // A snapshot draws the exact frame; a window shows what is there.
-        let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds,
-                                            waiting: drawsFirstFrameFast ? 0 : 5)
         // The cadence is judged by the refresh the frame callbacks show, not the mode's.
         let nominal = Double(frame.duration.components.seconds) * 1e9 + Double(frame.duration.components.attoseconds) * 1e-9
         measuredRefresh.frame(index: frame.index, nanoseconds: frame.timestamp.nanoseconds, nominal: nominal)
         let period = measuredRefresh.period(nominal: nominal) * 1e-9
+        let refreshesPerFrame = period > 0 ? 1 / period / (video.timeline.framesPerSecond * rate) : 0
+        // The frame of the target time, held to the cadence within a quarter refresh of
+        // it (CadenceHold); a frozen time is exact.
+        let number: Int
+        if frozen || period <= 0 {
+            number = show!.videoFrame(piece: index, local: local * rate, pass: pass)
+        } else {
+            let margin = period / 4
+            number = videoHold.choose(early: show!.videoFrame(piece: index, local: (local - margin) * rate, pass: pass),
+                                      exact: show!.videoFrame(piece: index, local: local * rate, pass: pass),
+                                      late: show!.videoFrame(piece: index, local: (local + margin) * rate, pass: pass),
+                                      refreshesPerFrame: refreshesPerFrame)
+        }
+        // A snapshot draws the exact frame; a window shows what is there.
+        let (picture, late) = video.picture(for: number, consumer: ObjectIdentifier(self), now: frame.timestamp.nanoseconds,
+                                            waiting: drawsFirstFrameFast ? 0 : 5)
         let key = ObjectIdentifier(video)
         if let picture {
             var playback = videoPlayback[key] ?? (VideoCadence(), 0)
             if late { playback.late += 1 }
             telemetry?.recordVideoFrame(output.id, index: frame.index, number: picture.number)
-            if period > 0 {
-                playback.cadence.refresh(showing: picture.number,
-                                         refreshesPerFrame: 1 / period / (video.timeline.framesPerSecond * rate))
-            }
+            if period > 0 { playback.cadence.refresh(showing: picture.number, refreshesPerFrame: refreshesPerFrame) }
             videoPlayback[key] = playback
         }
         guard let picture, picture.number != videoFrame else { return false }
