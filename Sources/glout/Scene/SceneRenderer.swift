@@ -235,7 +235,9 @@ final class SceneRenderer: OutputRenderer {
         let accent = view == .control ? state.accent : state.contentAccent
         spanView = view == .span ? SceneRenderer.spanView(of: target, state: state) : nil
         let video = custom?.video
-        let newVideoFrame = video.map { showVideo($0, frame: frame, at: position, output: target.output, frozen: state.frozen != nil) } ?? false
+        let newVideoFrame = video.map {
+            showVideo($0, frame: frame, at: position, output: target.output, frozen: state.frozen != nil)
+        } ?? false
         setUniforms(frame: frame, target: target, layout: layout, state: state, accent: accent)
         let key = StillKey(view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height,
                            accent: accent, frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0,
@@ -395,7 +397,7 @@ final class SceneRenderer: OutputRenderer {
             videoLayer.allocate(width: width, height: height)
             glBindTexture(GLenum(GL_TEXTURE_2D), videoLayer.texture)
             glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
-                            picture.luma)
+                            picture.rgba)
             videoLayerFrame = picture.number
             videoTextureSize = (picture.width, picture.height)
             return

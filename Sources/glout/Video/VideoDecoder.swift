@@ -27,9 +27,11 @@ struct VideoPicture: Sendable {
 
     var chromaWidth: Int { (width + 1) / 2 }
     var chromaHeight: Int { (height + 1) / 2 }
-    /// Where the Y plane and the U/V plane start (``Form/planes``), or the RGBA rows.
+    /// Where the Y plane and the U/V plane start (``Form/planes``).
     var luma: UnsafeRawPointer { UnsafeRawPointer(memory.bytes) }
     var chroma: UnsafeRawPointer { UnsafeRawPointer(memory.bytes + width * height) }
+    /// The RGBA rows (``Form/rgba``).
+    var rgba: UnsafeRawPointer { UnsafeRawPointer(memory.bytes) }
 
     /// The bytes a frame of `width` x `height` takes in the form `conversion` makes.
     static func bytes(width: Int, height: Int, conversion: VideoConversion) -> Int {
