@@ -50,6 +50,17 @@ public final class FullscreenSurface: ProxyOwner {
             /// instead of crashing. Needs wl_shm and ``Graphics/supportsSharedMemoryFrames``
             /// (else ``eglWindow``).
             case sharedMemory
+
+            /// Whether frames go through wl_shm buffers with `graphics` (where the
+            /// compositor offers wl_shm): drawn into a framebuffer object that stores B, G,
+            /// R, A where the driver can (``RenderTarget/storesBGRA``).
+            public func goesThroughSharedMemory(on graphics: Graphics) -> Bool {
+                switch self {
+                case .eglWindow: false
+                case .sharedMemory: graphics.supportsSharedMemoryFrames
+                case .automatic: graphics.rasterizesOnCPU && graphics.supportsSharedMemoryFrames
+                }
+            }
         }
 
         public init(appID: String, title: String? = nil, renderSize: Size? = nil, scaleMode: ScaleMode = .fit,
@@ -124,12 +135,7 @@ public final class FullscreenSurface: ProxyOwner {
         surface = OutputSurface(queue: queue, compositor: windowing.compositor, wmBase: windowing.wmBase,
                                 output: lease.output, appID: options.appID, title: "\(options.title) — \(output.printableName)",
                                 viewporter: windowing.viewporter, fractionalScaleManager: windowing.fractionalScaleManager)
-        let sharedMemory = switch options.framePath {
-        case .eglWindow: false
-        case .sharedMemory: graphics.supportsSharedMemoryFrames
-        case .automatic: graphics.rasterizesOnCPU && graphics.supportsSharedMemoryFrames
-        }
-        shm = sharedMemory ? windowing.shm : nil
+        shm = options.framePath.goesThroughSharedMemory(on: graphics) ? windowing.shm : nil
         log = windowing.connection.log
         self.output = output
         self.lease = lease
@@ -277,6 +283,7 @@ public final class FullscreenSurface: ProxyOwner {
         if let frames {
             target.framebuffer = try frames.prepare(size: target.pixelSize)
             target.holdsPreviousFrame = frames.holdsFrame
+            target.storesBGRA = frames.storesBGRA
         } else {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
         }

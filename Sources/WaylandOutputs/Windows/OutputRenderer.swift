@@ -56,6 +56,12 @@ public struct RenderTarget: Sendable, Equatable {
     /// ``OutputRenderer/changedRegions(in:)``. Set by the window for each frame; not part
     /// of the target's equality.
     public var holdsPreviousFrame = false
+    /// Whether ``framebuffer`` stores its colour as B, G, R, A (the window's framebuffer
+    /// object where frames go through wl_shm buffers, which hold them so): a renderer's
+    /// own layers in the same order (GL_BGRA_EXT, EXT_texture_format_BGRA8888) are copied
+    /// into it as plain memory on a CPU rasterizer, where RGBA ones are converted pixel by
+    /// pixel. Set by the window for each frame; not part of the target's equality.
+    public var storesBGRA = false
 
     public static func == (a: RenderTarget, b: RenderTarget) -> Bool {
         a.output == b.output && a.scaling == b.scaling && a.framebuffer == b.framebuffer

@@ -66,6 +66,8 @@ final class SharedMemoryFrames {
     /// Whether the framebuffer object holds a frame drawn at its size (it keeps its pixels
     /// until its size changes).
     private(set) var holdsFrame = false
+    /// Whether the framebuffer object's colour is stored B, G, R, A (``RenderTarget/storesBGRA``).
+    private(set) var storesBGRA = false
     /// What each buffer lacks, and what changed since the last commit.
     private var ledger = FrameLedger()
     /// The context the framebuffer object belongs to (framebuffer objects are not shared).
@@ -96,13 +98,24 @@ final class SharedMemoryFrames {
             context = eglGetCurrentContext()
         }
         if framebufferSize != size {
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, size.width, size.height, 0, GLenum(GL_RGBA),
-                         GLenum(GL_UNSIGNED_BYTE), nil)
-            glBindTexture(GLenum(GL_TEXTURE_2D), 0)
-            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-            let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+            // B, G, R, A, as the wl_shm buffer holds them: read back as a plain copy where
+            // RGBA took llvmpipe a conversion of every pixel (BENCHMARKS.md, "Frame cost and
+            // fair shares"). RGBA where the driver cannot draw into BGRA.
+            var status = GLenum(0)
+            for attempt in 0..<2 {
+                let bgra = attempt == 0
+                let (stored, format) = bgra ? (GLint(SharedMemoryFrames.bgra), SharedMemoryFrames.bgra)
+                    : (GL_RGBA8, GLenum(GL_RGBA))
+                glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, stored, size.width, size.height, 0, format, GLenum(GL_UNSIGNED_BYTE),
+                             nil)
+                glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+                glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+                glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+                status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+                storesBGRA = bgra
+                if status == GLenum(GL_FRAMEBUFFER_COMPLETE) { break }
+            }
             guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
                 throw EGLError("the window's framebuffer of \(size) (status 0x\(String(status, radix: 16)))", code: EGL_BAD_ALLOC)
             }

@@ -35,12 +35,16 @@ enum SnapshotCommand {
     /// Draws one frame into a framebuffer object of the target's size and reads it back,
     /// top row first.
     private static func render(output: Output, target: RenderTarget, stage: Stage) throws -> [UInt8] {
-        try withFramebuffer(size: target.pixelSize, what: output.name) { framebuffer in
+        // Drawn into a framebuffer that stores its colour as the window's would, so that
+        // every blend and copy rounds as there.
+        let bgra = stage.options.framePath.goesThroughSharedMemory(on: stage.graphics)
+        return try withFramebuffer(size: target.pixelSize, what: output.name, bgra: bgra) { framebuffer, storesBGRA in
             // The first frame a window draws: frame 0, stamped at scene time 0 (or --frozen).
             let start = MonotonicInstant(nanoseconds: stage.scene.snapshot.start)
             let frame = DisplayLinkFrame(index: 0, timestamp: start, targetTimestamp: start, duration: .nanoseconds(16_666_667))
             var target = target
             target.framebuffer = framebuffer
+            target.storesBGRA = storesBGRA
             let renderer = try stage.makeRenderer(for: output)(target)
             if let scene = renderer as? SceneRenderer { scene.drawsFirstFrameFast = false }
             renderer.prepare(frame, in: target)
@@ -88,7 +92,7 @@ enum SnapshotCommand {
                 throw GloutError("the canvas is \(size.width)x\(size.height) pixels at \(density) pixels per point; "
                                  + "this GL draws at most \(most)x\(most) (and glout 268 megapixels): pass a smaller --canvas-scale")
             }
-            return try withFramebuffer(size: size, what: "the canvas") { _ in
+            return try withFramebuffer(size: size, what: "the canvas") { _, _ in
                 let block = FrameBlock()
                 glUseProgram(try stage.programs.span)
                 let whole = Rect(size: size)
@@ -118,24 +122,38 @@ enum SnapshotCommand {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
-    /// Makes a framebuffer object of `size` in the current context, lets `body` draw into
-    /// it, and reads it back: RGBA, top row first, opaque.
-    private static func withFramebuffer(size: Size, what: String, _ body: (GLuint) throws -> Void) throws -> [UInt8] {
-        var framebuffer: GLuint = 0, renderbuffer: GLuint = 0
+    /// Makes a framebuffer object of `size` in the current context, B, G, R, A where `bgra`
+    /// asks and the driver can, lets `body` draw into it (told whether it stores BGRA), and
+    /// reads it back: RGBA, top row first, opaque.
+    private static func withFramebuffer(size: Size, what: String, bgra: Bool = false,
+                                        _ body: (GLuint, Bool) throws -> Void) throws -> [UInt8] {
+        var framebuffer: GLuint = 0, renderbuffer: GLuint = 0, texture: GLuint = 0
         glGenFramebuffers(1, &framebuffer)
-        glGenRenderbuffers(1, &renderbuffer)
         defer {
-            glDeleteRenderbuffers(1, &renderbuffer)
+            if renderbuffer != 0 { glDeleteRenderbuffers(1, &renderbuffer) }
+            if texture != 0 { glDeleteTextures(1, &texture) }
             glDeleteFramebuffers(1, &framebuffer)
         }
-        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), renderbuffer)
-        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), size.width, size.height)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), renderbuffer)
+        var storesBGRA = false
+        if bgra {
+            glGenTextures(1, &texture)
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(ColourLayer.bgra), size.width, size.height, 0, ColourLayer.bgra,
+                         GLenum(GL_UNSIGNED_BYTE), nil)
+            glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+            storesBGRA = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE)
+        }
+        if !storesBGRA {
+            glGenRenderbuffers(1, &renderbuffer)
+            glBindRenderbuffer(GLenum(GL_RENDERBUFFER), renderbuffer)
+            glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), size.width, size.height)
+            glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), renderbuffer)
+        }
         guard glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             throw GloutError("cannot make a \(size.width)x\(size.height) framebuffer for \(what)")
         }
-        try body(framebuffer)
+        try body(framebuffer, storesBGRA)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         let width = Int(size.width), height = Int(size.height)
         var bottomUp = [UInt8](repeating: 0, count: width * height * 4)

@@ -1,25 +1,32 @@
 import CGLES
 
-/// An RGBA8 texture with a framebuffer around it, made on first use and reallocated
-/// when the size changes, on the thread's current context.
+/// An 8-bit colour texture with a framebuffer around it, made on first use and
+/// reallocated when its size or channel order changes, on the thread's current context.
+/// Its channels are stored R, G, B, A, or B, G, R, A where the target it is copied into
+/// stores them so (``RenderTarget/storesBGRA``): a copy between two of one order is a
+/// plain memory copy on llvmpipe, one between orders converts every pixel.
 struct ColourLayer {
+    /// GL_BGRA_EXT (EXT_texture_format_BGRA8888), as internal format and format.
+    static let bgra = GLenum(0x80E1)
     private(set) var framebuffer: GLuint = 0
     private(set) var texture: GLuint = 0
     private var size: (Int32, Int32) = (0, 0)
+    private var bgra = false
 
-    mutating func allocate(width: Int32, height: Int32) {
+    mutating func allocate(width: Int32, height: Int32, bgra: Bool) {
         if framebuffer == 0 {
             glGenFramebuffers(1, &framebuffer)
             glGenTextures(1, &texture)
         }
-        guard size != (width, height) else { return }
+        guard size != (width, height) || self.bgra != bgra else { return }
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, width, height, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        let (stored, format) = bgra ? (GLint(ColourLayer.bgra), ColourLayer.bgra) : (GL_RGBA8, GLenum(GL_RGBA))
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, stored, width, height, 0, format, GLenum(GL_UNSIGNED_BYTE), nil)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-        size = (width, height)
+        (size, self.bgra) = ((width, height), bgra)
     }
 
     mutating func delete() {

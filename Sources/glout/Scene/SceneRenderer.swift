@@ -51,7 +51,7 @@ final class SceneRenderer: OutputRenderer {
     /// is not in it).
     private var videoInLayer: Int?
     private var videoTextureSize: (width: Int, height: Int)?
-    /// Whether the frame came as RGBA (``VideoConversion/swscale``), already in the
+    /// Whether the frame came as BGRA (``VideoConversion/swscale``), already in the
     /// video's layer.
     private var videoIsRGB = false
     private var videoFrame: Int?
@@ -387,17 +387,17 @@ final class SceneRenderer: OutputRenderer {
     }
 
     /// The picture into this output's GL: its planes into the video's textures (made, or
-    /// remade for a new size), or RGBA straight into the video's layer, which then holds
+    /// remade for a new size), or BGRA straight into the video's layer, which then holds
     /// the frame as the shader would have converted it there.
     private func upload(_ picture: VideoPicture) {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        videoIsRGB = picture.form == .rgba
+        videoIsRGB = picture.form == .bgra
         if videoIsRGB {
             let (width, height) = (GLsizei(picture.width), GLsizei(picture.height))
-            videoLayer.allocate(width: width, height: height)
+            videoLayer.allocate(width: width, height: height, bgra: true)
             glBindTexture(GLenum(GL_TEXTURE_2D), videoLayer.texture)
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
-                            picture.rgba)
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, ColourLayer.bgra, GLenum(GL_UNSIGNED_BYTE),
+                            picture.bgra)
             videoLayerFrame = picture.number
             videoTextureSize = (picture.width, picture.height)
             return
@@ -497,7 +497,7 @@ final class SceneRenderer: OutputRenderer {
             glDisable(GLenum(GL_SCISSOR_TEST))
         } else {
             if videoLayerFrame != shown {
-                videoLayer.allocate(width: width, height: tall)
+                videoLayer.allocate(width: width, height: tall, bgra: target.storesBGRA)
                 glBindFramebuffer(GLenum(GL_FRAMEBUFFER), videoLayer.framebuffer)
                 convertVideo(into: (0, 0, width, tall))
                 videoLayerFrame = shown
@@ -580,7 +580,7 @@ final class SceneRenderer: OutputRenderer {
     /// Draws the whole picture once into the layer, with the dashboard's still text.
     private func drawStill(program: GLuint, view: SceneView, layout: SceneLayout, state: Scene.State,
                            target: RenderTarget, dashboard drawsDashboard: Bool) throws {
-        if !direct { still.allocate(width: target.pixelSize.width, height: target.pixelSize.height) }
+        if !direct { still.allocate(width: target.pixelSize.width, height: target.pixelSize.height, bgra: target.storesBGRA) }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawingFramebuffer)
         glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
         glClearColor(0, 0, 0, 1)
@@ -601,7 +601,7 @@ final class SceneRenderer: OutputRenderer {
         if ringsOverBackdrop {
             block[FrameBlock.ringsLeftOut] = 0
             block.upload()
-            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
+            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height, bgra: target.storesBGRA)
             ringsRegion = layout.dynamicRegions(of: .content).first
             regions = []
         } else if view != .control, let content {
@@ -620,7 +620,7 @@ final class SceneRenderer: OutputRenderer {
         if drawsDashboard && !direct {
             glUseProgram(try programs.text)
             dashboard!.drawStill(layout: layout, state: state, target: target)
-            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height)
+            keepBackdrop(width: target.pixelSize.width, height: target.pixelSize.height, bgra: target.storesBGRA)
         }
     }
 
@@ -751,8 +751,8 @@ final class SceneRenderer: OutputRenderer {
     }
 
     /// Copies the freshly drawn layer, still text and all, into the backdrop.
-    private func keepBackdrop(width: Int32, height: Int32) {
-        backdrop.allocate(width: width, height: height)
+    private func keepBackdrop(width: Int32, height: Int32, bgra: Bool) {
+        backdrop.allocate(width: width, height: height, bgra: bgra)
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), still.framebuffer)
         glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), backdrop.framebuffer)
         glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))

@@ -11,7 +11,7 @@ enum VideoConversion: String, Sendable {
     case auto
     /// video.frag, per output, from the Y and U/V planes.
     case shader
-    /// libswscale, once per frame on the decoding thread, into RGBA.
+    /// libswscale, once per frame on the decoding thread, into BGRA.
     case swscale
 
     /// What `auto` means on a driver that does or does not shade on the CPU.

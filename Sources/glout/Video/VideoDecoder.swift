@@ -6,13 +6,14 @@ import WaylandOutputs
 /// an 8-bit Y plane followed by the U and V samples interleaved in one plane at half the
 /// width and height (4:2:0, as NV12), tightly packed, top row first (one two-channel
 /// texture for U and V is one texture read a pixel fewer than two; BENCHMARKS.md,
-/// "Video"); or RGBA that libswscale converted, bottom row first as GL stores a texture.
+/// "Video"); or BGRA that libswscale converted, bottom row first as GL stores a texture
+/// (in the order of the window's buffers, so that copies into them are plain copies).
 struct VideoPicture: Sendable {
     enum Form: Sendable {
         /// Y, then U, V, U, V...: `chromaWidth` pairs a row.
         case planes
-        /// R, G, B, A, a row of `width` pixels after another, the bottom one first.
-        case rgba
+        /// B, G, R, A, a row of `width` pixels after another, the bottom one first.
+        case bgra
     }
 
     /// Its number on the video's unwrapped timeline (``VideoTimeline``).
@@ -30,8 +31,8 @@ struct VideoPicture: Sendable {
     /// Where the Y plane and the U/V plane start (``Form/planes``).
     var luma: UnsafeRawPointer { UnsafeRawPointer(memory.bytes) }
     var chroma: UnsafeRawPointer { UnsafeRawPointer(memory.bytes + width * height) }
-    /// The RGBA rows (``Form/rgba``).
-    var rgba: UnsafeRawPointer { UnsafeRawPointer(memory.bytes) }
+    /// The BGRA rows (``Form/bgra``).
+    var bgra: UnsafeRawPointer { UnsafeRawPointer(memory.bytes) }
 
     /// The bytes a frame of `width` x `height` takes in the form `conversion` makes.
     static func bytes(width: Int, height: Int, conversion: VideoConversion) -> Int {
@@ -62,7 +63,7 @@ final class VideoDecoder {
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
     private var scaler: OpaquePointer?
-    /// The RGBA converter (``VideoConversion/swscale``) and the colours it was set up for.
+    /// The BGRA converter (``VideoConversion/swscale``) and the colours it was set up for.
     private var converter: OpaquePointer?
     private var converterColours: (bt709: Bool, fullRange: Bool)?
     /// After the end of the stream, until the next seek: the decoder was drained.
@@ -236,7 +237,7 @@ final class VideoDecoder {
 
     /// The decoded `frame` in the form `conversion` asks for, in memory from `pool`:
     /// planes the shader samples (copied where it is 8-bit 4:2:0, else brought to that by
-    /// libswscale), or RGBA that libswscale converts with the frame's own matrix and range.
+    /// libswscale), or BGRA that libswscale converts with the frame's own matrix and range.
     func picture(of frame: UnsafeMutablePointer<AVFrame>, number: Int, conversion: VideoConversion,
                  pool: VideoFrameMemory.Pool) -> VideoPicture? {
         let f = frame.pointee
@@ -248,10 +249,10 @@ final class VideoDecoder {
         let bt709 = f.colorspace == AVCOL_SPC_BT709
             || (f.colorspace != AVCOL_SPC_BT470BG && f.colorspace != AVCOL_SPC_SMPTE170M && height >= 720)
         let made = conversion == .swscale
-            ? rgba(of: frame, into: memory.bytes, bt709: bt709, fullRange: full)
+            ? bgra(of: frame, into: memory.bytes, bt709: bt709, fullRange: full)
             : planes(of: frame, into: memory.bytes)
         guard made else { return nil }
-        return VideoPicture(number: number, width: width, height: height, form: conversion == .swscale ? .rgba : .planes,
+        return VideoPicture(number: number, width: width, height: height, form: conversion == .swscale ? .bgra : .planes,
                             memory: memory, bt709: bt709, fullRange: full)
     }
 
@@ -286,16 +287,16 @@ final class VideoDecoder {
         return done
     }
 
-    /// `frame` as RGBA into `out`, bottom row first (libswscale writes the rows upwards
+    /// `frame` as BGRA into `out`, bottom row first (libswscale writes the rows upwards
     /// through a negative stride, so GL gets them in its own order and no copy flips them).
-    private func rgba(of frame: UnsafeMutablePointer<AVFrame>, into out: UnsafeMutableRawPointer, bt709: Bool,
+    private func bgra(of frame: UnsafeMutablePointer<AVFrame>, into out: UnsafeMutableRawPointer, bt709: Bool,
                       fullRange: Bool) -> Bool {
         let f = frame.pointee
         let (width, height) = (Int(f.width), Int(f.height))
         let format = AVPixelFormat(rawValue: f.format)
         let previous = converter
         // Same size: libswscale's unscaled Y'CbCr to RGB path, its SIMD code where the CPU has it.
-        converter = sws_getCachedContext(converter, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_RGBA,
+        converter = sws_getCachedContext(converter, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_BGRA,
                                          SWS_POINT, nil, nil, nil)
         guard let converter else { return false }
         if converter != previous || converterColours.map({ $0 != (bt709, fullRange) }) ?? true {

@@ -3,7 +3,7 @@ import WaylandOutputs
 
 /// The bytes of one decoded frame, taken from a ``VideoFrameMemory/Pool`` and given back
 /// to it when the last holder lets go (the decoder's queue, or a window that has just
-/// uploaded it). A new 1280x720 RGBA frame each 42 ms would otherwise be a fresh mapping
+/// uploaded it). A new 1280x720 BGRA frame each 42 ms would otherwise be a fresh mapping
 /// of 3.7 MB each time (glout keeps glibc's mmap threshold at 256 KB), which the kernel
 /// zeroes page by page: measured, a quarter of the process's time went on those page
 /// faults.

@@ -13,11 +13,11 @@ final class VideoSource: @unchecked Sendable {
     let width: Int
     let height: Int
     let codecName: String
-    /// What the decoding thread makes of each frame: planes for the shader, or RGBA
+    /// What the decoding thread makes of each frame: planes for the shader, or BGRA
     /// (``VideoConversion``). Set by ``start(conversion:)``, before the thread runs.
     private(set) var conversion = VideoConversion.shader
     /// Frames decoded ahead at most: 12, or fewer where 12 would take more than
-    /// ``queueBytes`` (a 1920x1080 frame is 3 MB as planes, 8 MB as RGBA).
+    /// ``queueBytes`` (a 1920x1080 frame is 3 MB as planes, 8 MB as BGRA).
     var capacity: Int {
         let each = VideoPicture.bytes(width: width, height: height, conversion: conversion)
         return min(12, max(3, VideoSource.queueBytes / max(each, 1)))
