@@ -214,6 +214,16 @@ final class VideoConversionTests: XCTestCase {
         XCTAssertThrowsError(try Arguments.parse(["run", "--video-conversion", "gpu"])) { error in
             XCTAssertTrue("\(error)".contains("--video-conversion must be auto, shader or swscale, not 'gpu'"), "\(error)")
         }
+        XCTAssertEqual(defaults.videoDecoding, .auto)
+        for decoding in [VideoDecoding.software, .vaapi] {
+            guard case .run(let chosen) = try Arguments.parse(["run", "--video-decoder", decoding.rawValue]) else {
+                return XCTFail("not a run")
+            }
+            XCTAssertEqual(chosen.videoDecoding, decoding)
+        }
+        XCTAssertThrowsError(try Arguments.parse(["run", "--video-decoder", "gpu"])) { error in
+            XCTAssertTrue("\(error)".contains("--video-decoder must be auto, software or vaapi, not 'gpu'"), "\(error)")
+        }
     }
 
     func test_aFrameTakesItsFormsBytes() {

@@ -124,6 +124,8 @@ struct RunOptions: Equatable, Sendable {
     /// --video-conversion: where a video's Y'CbCr becomes RGB (auto: libswscale where GL
     /// shades on the CPU, the shader elsewhere).
     var videoConversion: VideoConversion = .auto
+    /// --video-decoder: VA-API where the machine has it (auto), software, or VA-API only.
+    var videoDecoding: VideoDecoding = .auto
 
     /// The preferred rate for an output, if any.
     func framesPerSecond(for name: String) -> Double? { framesPerSecond[name] ?? framesPerSecond[""] }
@@ -462,6 +464,12 @@ enum Arguments {
                     throw reader.error("--video-conversion must be auto, shader or swscale, not '\(value)'")
                 }
                 options.videoConversion = conversion
+            case "--video-decoder":
+                let value = try reader.value(for: option)
+                guard let decoding = VideoDecoding(rawValue: value) else {
+                    throw reader.error("--video-decoder must be auto, software or vaapi, not '\(value)'")
+                }
+                options.videoDecoding = decoding
             default: throw reader.unknown(option)
             }
     }

@@ -160,6 +160,11 @@ enum Help {
                           swscale: libswscale converts each frame once, ahead of
                           time, for every output. auto (the default): swscale
                           where GL shades on the CPU (llvmpipe), else shader
+      --video-decoder auto|software|vaapi
+                          which decoder: vaapi, the GPU's (VA-API), or an error
+                          saying why not; software, FFmpeg's on the CPU; auto
+                          (the default): VA-API where a device opens and has
+                          the codec, else software
       --scene views|triangle|pacing
                           views (default): the control and content views.
                           triangle: one turning triangle on black on every

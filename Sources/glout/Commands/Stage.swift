@@ -41,7 +41,7 @@ final class Stage {
         wall = try options.wallFile.map { try Stage.loadWall($0, command: command) }
         // A file named for several outputs or items is read once (a video: decoded once).
         var loaded: [String: ContentPicture] = [:]
-        let contents = try options.contents.mapValues { path in try ContentPicture.load(path, log: log, loaded: &loaded) }
+        let contents = try options.contents.mapValues { path in try ContentPicture.load(path, log: log, decoding: options.videoDecoding, loaded: &loaded) }
         let files = loaded.sorted { $0.key < $1.key }.map(\.value)
         videos = files.compactMap { if case .video(let source) = $0 { source } else { nil } }
         // A content shader is compiled like glout's own, and its errors name its path.
@@ -113,7 +113,8 @@ final class Stage {
             try video.start(conversion: conversion)
             log.info("--content \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
                      + "\(video.timeline.count) frames at \(String(format: "%.3f", video.timeline.framesPerSecond)) fps, "
-                     + "looping every \(String(format: "%.3f", video.timeline.length)) s, converted to RGB by "
+                     + "looping every \(String(format: "%.3f", video.timeline.length)) s, decoded "
+                     + (video.decodesWithVAAPI ? "by VA-API" : "in software") + ", converted to RGB by "
                      + (conversion == .swscale ? "libswscale" : "the shader"))
         }
         for case .playlist(let list) in files {

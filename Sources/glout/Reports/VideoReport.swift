@@ -28,6 +28,8 @@ struct VideoReport: Encodable {
     var late_refreshes: Int
     /// Where its colours became RGB (``VideoConversion``): "swscale" or "shader".
     var conversion: String
+    /// Which decoder (``VideoDecoding``): "vaapi" or "software".
+    var decoder: String
     /// Time to decode a frame (the process's one decoder for the file), and with
     /// libswscale to convert it.
     var decode_ms_p50: Double?
@@ -44,7 +46,7 @@ struct VideoReport: Encodable {
         let holds = refreshes_per_frame.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map { "\($0.key): \($0.value)" }
         return "\(frames_shown) frames shown, " + (onCadencePercent.map { format($0, 2) + "% on cadence" } ?? "no cadence yet")
             + " (refreshes per frame \(holds.joined(separator: ", "))), \(frames_passed_over) passed over, "
-            + "\(late_refreshes) late refreshes, converted by \(conversion), "
+            + "\(late_refreshes) late refreshes, decoded by \(decoder), converted by \(conversion), "
             + "decode p50 \(decode_ms_p50.map { format($0, 2) } ?? "-") ms "
             + "p99 \(decode_ms_p99.map { format($0, 2) } ?? "-") ms"
     }
@@ -62,6 +64,7 @@ struct VideoReport: Encodable {
         frames_passed_over = playback.cadence.passedOver
         late_refreshes = playback.lateRefreshes
         conversion = source.conversion.rawValue
+        decoder = source.decodesWithVAAPI ? "vaapi" : "software"
         let decode = source.decodeMilliseconds
         decode_ms_p50 = decode?.p50
         decode_ms_p99 = decode?.p99

@@ -40,10 +40,10 @@ enum ContentPicture: Sendable {
 
     /// Reads `path`: a PNG when it has PNG's signature; when it is text, a fragment
     /// shader if it starts with `#version`, else a playlist; else a video FFmpeg can
-    /// open. A file already in `loaded` is not read again (a video: not opened again).
-    /// Errors name the file (and the list's line) and the reason.
-    static func load(_ path: String, log: Log, loaded: inout [String: ContentPicture], inList: Bool = false) throws
-        -> ContentPicture {
+    /// open, decoded as `decoding` says. A file already in `loaded` is not read again (a
+    /// video: not opened again). Errors name the file (and the list's line) and the reason.
+    static func load(_ path: String, log: Log, decoding: VideoDecoding = .auto, loaded: inout [String: ContentPicture],
+                     inList: Bool = false) throws -> ContentPicture {
         if let picture = loaded[path] {
             if case .playlist = picture, inList { throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list") }
             return picture
@@ -60,10 +60,10 @@ enum ContentPicture: Sendable {
                 picture = .shader(path: path, source: text)
             } else {
                 guard !inList else { throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list") }
-                picture = .playlist(try ContentPlaylist(path: path, text: text, log: log, loaded: &loaded))
+                picture = .playlist(try ContentPlaylist(path: path, text: text, log: log, decoding: decoding, loaded: &loaded))
             }
         case .other:
-            picture = .video(try VideoSource(path: path, log: log))
+            picture = .video(try VideoSource(path: path, log: log, decoding: decoding))
         }
         loaded[path] = picture
         return picture
@@ -78,7 +78,7 @@ struct ContentPlaylist: Sendable {
 
     /// Loads every file the list names (each once, through `loaded`). A video shows for
     /// its own length unless the line gives seconds; an image or a shader needs them.
-    init(path: String, text: String, log: Log, loaded: inout [String: ContentPicture]) throws {
+    init(path: String, text: String, log: Log, decoding: VideoDecoding, loaded: inout [String: ContentPicture]) throws {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         let name = Log.printable(path)
         let lines: [Playlist.Line]
@@ -92,7 +92,7 @@ struct ContentPlaylist: Sendable {
         for line in lines {
             let item: ContentPicture
             do {
-                item = try ContentPicture.load(line.path, log: log, loaded: &loaded, inList: true)
+                item = try ContentPicture.load(line.path, log: log, decoding: decoding, loaded: &loaded, inList: true)
             } catch let error as GloutError {
                 // The item's own error names it after "--content ".
                 let message = error.message.hasPrefix("--content ") ? String(error.message.dropFirst(10)) : error.message

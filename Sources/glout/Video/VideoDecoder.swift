@@ -58,10 +58,14 @@ final class VideoDecoder {
     /// The stream's time base in seconds, and its average frame rate (0: unknown).
     let tick: Double
     let averageRate: Double
+    /// Whether a VA-API device decodes it (``VideoDecoding``); its frames are copied back.
+    let decodesWithVAAPI: Bool
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
+    /// A frame the GPU decoded, copied back into memory (``decodesWithVAAPI``).
+    private let transferred: UnsafeMutablePointer<AVFrame>
     private var scaler: OpaquePointer?
     /// The BGRA converter (``VideoConversion/swscale``) and the colours it was set up for.
     private var converter: OpaquePointer?
@@ -72,8 +76,8 @@ final class VideoDecoder {
     /// The largest side glout shows (llvmpipe's texture limit).
     static let maximumSide = 16384
 
-    /// Opens `path`; errors name the file and FFmpeg's reason.
-    init(path: String) throws {
+    /// Opens `path`, its decoder as `decoding` says; errors name the file and FFmpeg's reason.
+    init(path: String, decoding: VideoDecoding) throws {
         // FFmpeg's own log would reach the terminal unescaped, a line per damaged
         // macroblock: glout says what matters itself (``ffmpegReason(_:)``).
         av_log_set_level(AV_LOG_QUIET)
@@ -118,6 +122,8 @@ final class VideoDecoder {
         context.pointee.pkt_timebase = timeBase
         // Two frame threads: the decoder runs ahead on its own, beside the render threads.
         context.pointee.thread_count = 2
+        let vaapi = try VideoDecoder.attachVAAPI(to: context, decoder: decoder, decoding: decoding, codecName: codecName,
+                                                 failure: failure)
         // The decoder's threads start here: with every signal blocked, so that SIGINT and
         // SIGTERM reach the thread glout watches them on, not one of FFmpeg's.
         let openedCodec = withSignalsBlocked { avcodec_open2(context, decoder, nil) }
@@ -134,8 +140,37 @@ final class VideoDecoder {
         tick = timeBase.num > 0 && timeBase.den > 0 ? Double(timeBase.num) / Double(timeBase.den) : 1e-6
         let rate = found.pointee.avg_frame_rate
         averageRate = rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0
+        decodesWithVAAPI = vaapi
         packet = av_packet_alloc()
         frame = av_frame_alloc()
+        transferred = av_frame_alloc()
+    }
+
+    /// Gives `context` a VA-API device where `decoding` allows one and the machine and the
+    /// codec have it; true if it did. `.vaapi` without one is an error saying why.
+    private static func attachVAAPI(to context: UnsafeMutablePointer<AVCodecContext>, decoder: UnsafePointer<AVCodec>,
+                                    decoding: VideoDecoding, codecName: String,
+                                    failure: (String) -> GloutError) throws -> Bool {
+        guard decoding != .software else { return false }
+        guard glout_codec_has_vaapi(decoder) != 0 else {
+            if decoding == .vaapi { throw failure("--video-decoder vaapi: its codec '\(codecName)' has no VA-API decoder in this FFmpeg") }
+            return false
+        }
+        var device: UnsafeMutablePointer<AVBufferRef>?
+        defer { av_buffer_unref(&device) }
+        let made = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_VAAPI, nil, nil, 0)
+        guard made >= 0, let device else {
+            if decoding == .vaapi {
+                // FFmpeg's reason is often only "Generic error in an external library".
+                let noNode = access("/dev/dri", F_OK) != 0 ? "; this machine has no /dev/dri (no GPU)" : ""
+                throw failure("--video-decoder vaapi: FFmpeg cannot open a VA-API device (\(ffmpegReason(made))\(noNode)); "
+                              + "--video-decoder software decodes on the CPU")
+            }
+            return false
+        }
+        let attached = glout_decode_with(context, device)
+        guard attached >= 0 else { throw failure("FFmpeg cannot hand its decoder the VA-API device (\(ffmpegReason(attached)))") }
+        return true
     }
 
     deinit { close() }
@@ -151,6 +186,8 @@ final class VideoDecoder {
         av_packet_free(&packet)
         var frame: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&frame)
+        var transferred: UnsafeMutablePointer<AVFrame>? = transferred
+        av_frame_free(&transferred)
     }
 
     /// Reads every packet of the stream once, without decoding, for the frames' start
@@ -230,7 +267,19 @@ final class VideoDecoder {
             if got == glout_averror_again() || got == glout_averror_eof() { return .more }
             if got < 0 { return .corrupt("a frame FFmpeg cannot decode (\(ffmpegReason(got)))") }
             let start = frame.pointee.best_effort_timestamp
-            deliver(frame, start == glout_av_nopts_value() ? nil : start)
+            var decoded = frame
+            if frame.pointee.hw_frames_ctx != nil {
+                // In the GPU's memory: copied back (NV12, as a rule) with the frame's colours.
+                let moved = av_hwframe_transfer_data(transferred, frame, 0)
+                if moved < 0 {
+                    av_frame_unref(frame)
+                    return .corrupt("a frame the GPU decoded that FFmpeg cannot copy back (\(ffmpegReason(moved)))")
+                }
+                av_frame_copy_props(transferred, frame)
+                decoded = transferred
+            }
+            deliver(decoded, start == glout_av_nopts_value() ? nil : start)
+            av_frame_unref(transferred)
             av_frame_unref(frame)
         }
     }

@@ -13,6 +13,9 @@ final class VideoSource: @unchecked Sendable {
     let width: Int
     let height: Int
     let codecName: String
+    /// --video-decoder, and whether it gave a VA-API device.
+    let decoding: VideoDecoding
+    let decodesWithVAAPI: Bool
     /// What the decoding thread makes of each frame: planes for the shader, or BGRA
     /// (``VideoConversion``). Set by ``start(conversion:)``, before the thread runs.
     private(set) var conversion = VideoConversion.shader
@@ -49,9 +52,11 @@ final class VideoSource: @unchecked Sendable {
     private let log: Log
     private var decoder: VideoDecoder?
 
-    /// Opens `path`, reads its timeline and starts decoding from its first frame.
-    init(path: String, log: Log) throws {
-        let decoder = try VideoDecoder(path: path)
+    /// Opens `path` (its decoder as `decoding` says) and reads its timeline.
+    init(path: String, log: Log, decoding: VideoDecoding) throws {
+        let decoder = try VideoDecoder(path: path, decoding: decoding)
+        self.decoding = decoding
+        decodesWithVAAPI = decoder.decodesWithVAAPI
         self.path = path
         self.log = log
         timeline = try decoder.timeline()
@@ -216,7 +221,7 @@ final class VideoSource: @unchecked Sendable {
                 let (p, index) = timeline.position(of: target)
                 if !decoder.seek(toTicks: timeline.starts[index]) {
                     // A stream that cannot seek: from its start again, discarding.
-                    guard let fresh = try? VideoDecoder(path: path) else { break }
+                    guard let fresh = try? VideoDecoder(path: path, decoding: decoding) else { break }
                     decoder = fresh
                 }
                 (pass, discardBelow, lastIndex, framesThisPass) = (p, target, -1, 0)
@@ -256,7 +261,7 @@ final class VideoSource: @unchecked Sendable {
                     return
                 }
                 if !decoder.seek(toTicks: timeline.starts[0]) {
-                    guard let fresh = try? VideoDecoder(path: path) else { return }
+                    guard let fresh = try? VideoDecoder(path: path, decoding: decoding) else { return }
                     decoder = fresh
                 }
                 (pass, lastIndex, framesThisPass) = (pass + 1, -1, 0)
