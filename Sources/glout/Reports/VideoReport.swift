@@ -28,7 +28,8 @@ struct VideoReport: Encodable {
     var late_refreshes: Int
     /// Where its colours became RGB (``VideoConversion``): "swscale" or "shader".
     var conversion: String
-    /// Which decoder (``VideoDecoding``): "vaapi" or "software".
+    /// Which decoder (``VideoDecoding``): "vaapi" (given a VA-API device; FFmpeg may still
+    /// decode in software a profile the GPU does not take) or "software".
     var decoder: String
     /// Time to decode a frame (the process's one decoder for the file), and with
     /// libswscale to convert it.
