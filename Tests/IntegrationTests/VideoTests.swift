@@ -114,6 +114,12 @@ final class VideoTests: IntegrationTestCase {
             XCTAssertEqual(video?["length_s"] as? Double ?? 0, 3, accuracy: 1e-6)
             XCTAssertEqual(video?["codec"] as? String, "h264")
             XCTAssertGreaterThan(video?["frames_shown"] as? Int ?? 0, 24, "\(entry)")
+            // Its render thread's CPU per video frame shown: more than nothing, and times the
+            // frames no more than one thread can spend in the run (milliseconds, not seconds).
+            let perVideoFrame = entry["cpu_ms_per_video_frame"] as? Double ?? 0
+            let runMilliseconds = 1000 * (json?["duration_s"] as? Double ?? 0)
+            XCTAssertGreaterThan(perVideoFrame, 0, "\(entry)")
+            XCTAssertLessThanOrEqual(perVideoFrame * Double(video?["frames_shown"] as? Int ?? 0), runMilliseconds, "\(entry)")
         }
         XCTAssertEqual((json?["outputs"] as? [[String: Any]])?.count, 2)
     }
@@ -439,6 +445,10 @@ final class VideoTests: IntegrationTestCase {
         let output = try XCTUnwrap((report["outputs"] as? [[String: Any]])?.first)
         let fps = try XCTUnwrap(output["fps"] as? Double)
         XCTAssertEqual(perVideoFrame / perFrame, fps / 24, accuracy: 0.3 * fps / 24, "\(pacing), \(fps) fps")
+        // Per output: its render thread's CPU per video frame it showed, in the same ratio.
+        let outputPerFrame = try XCTUnwrap(output["cpu_ms_per_frame"] as? Double)
+        let outputPerVideoFrame = try XCTUnwrap(output["cpu_ms_per_video_frame"] as? Double, "\(output)")
+        XCTAssertEqual(outputPerVideoFrame / outputPerFrame, fps / 24, accuracy: 0.3 * fps / 24, "\(output)")
         let video = try XCTUnwrap(output["video"] as? [String: Any])
         XCTAssertEqual(video["conversion"] as? String, "swscale")
         // No GPU here: --video-decoder auto decodes in software.

@@ -66,7 +66,7 @@ final class BenchCommand {
         let measuredFrom = started + .nanoseconds(Int64(BenchCommand.warmUp * 1e9))
         // CPU is counted from the end of the warm-up, like the frames.
         var before: ResourceUsage?
-        var videoFramesBefore = 0
+        var videoFramesBefore: [UInt32: Int] = [:]
         var coupled: CoupledLoop?
         defer {
             stage.display.closeWindows()
@@ -90,7 +90,7 @@ final class BenchCommand {
             let now = MonotonicInstant.now
             if before == nil && now >= measuredFrom {
                 before = ResourceUsage.now()
-                videoFramesBefore = BenchCommand.videoFramesShown(outputs, telemetry: stage.telemetry)
+                for output in outputs { videoFramesBefore[output.id] = BenchCommand.videoFramesShown(output, telemetry: stage.telemetry) }
             }
             let next = before == nil ? measuredFrom : deadline
             let ready = try stage.display.dispatch(timeout: min(.milliseconds(500), next - now),
@@ -133,10 +133,12 @@ final class BenchCommand {
                                                                 period: UInt64(period.inNanoseconds), interval: interval),
                                  fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false,
                                  timestampsHeld: statistics?.heldTimestamps ?? 0, interval: interval,
-                                 videos: stage.telemetry.videos(output.id).map(VideoReport.init)))
+                                 videos: stage.telemetry.videos(output.id).map(VideoReport.init),
+                                 videoFramesMeasured: BenchCommand.videoFramesShown(output, telemetry: stage.telemetry)
+                                     - (videoFramesBefore[output.id] ?? 0)))
         }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
-        let videoFrames = BenchCommand.videoFramesShown(outputs, telemetry: stage.telemetry) - videoFramesBefore
+        let videoFrames = results.reduce(0) { $0 + $1.videoFramesMeasured }
         return BenchRun(mode: mode, presentationClock: stage.display.tracker.presentationClock,
                         seconds: (ended - measuredFrom).inSeconds, outputs: results,
                         processCPUMillisecondsPerFrame: measuredFrames > 0 ? cpu / Double(measuredFrames) : 0,
@@ -147,8 +149,8 @@ final class BenchCommand {
     /// Video frames shown so far, each output's distinct frames of each of its videos
     /// added up: what the process's CPU in the measured window is divided by for its cost
     /// per video frame (the decoding, its conversion and every output's drawing of it).
-    private static func videoFramesShown(_ outputs: [Output], telemetry: Telemetry) -> Int {
-        outputs.reduce(0) { sum, output in sum + telemetry.videos(output.id).reduce(0) { $0 + $1.cadence.shown } }
+    private static func videoFramesShown(_ output: Output, telemetry: Telemetry) -> Int {
+        telemetry.videos(output.id).reduce(0) { $0 + $1.cadence.shown }
     }
 }
 

@@ -192,6 +192,7 @@ final class RunCommand {
     private func entry(_ window: WindowSummary, disconnected: Bool, stage: Stage) -> RunStatistics.Entry {
         let stats = window.statistics, output = window.output
         let videos = stage.telemetry.videos(output.id).map(VideoReport.init)
+        let shown = videos.reduce(0) { $0 + $1.frames_shown }
         landings.append((output.name, window.landings))
         if options.landingsJSON != nil { videoFrames[output.name] = stage.telemetry.videoFrames(output.id) }
         var firstFrame: Double?
@@ -205,6 +206,8 @@ final class RunCommand {
                      disconnected: disconnected, placement: .init(stats.placement, output: output),
                      landing: LandingSummary(window.landings), fifo: stats.usesFifo, commit_timing: stats.usesCommitTiming,
                      timestamped_commits: stats.timestampedCommits, timestamps_held: stats.heldTimestamps,
-                     video: videos.count == 1 ? videos[0] : nil, videos: videos.count > 1 ? videos : nil)
+                     video: videos.count == 1 ? videos[0] : nil,
+                     cpu_ms_per_video_frame: shown > 0 ? stats.cpuTime.inSeconds * 1e3 / Double(shown) : nil,
+                     videos: videos.count > 1 ? videos : nil)
     }
 }

@@ -24,6 +24,14 @@ struct BenchRun {
         var interval = 1
         /// Its --content videos (one per file a playlist shows), over the whole run.
         var videos: [VideoReport] = []
+        /// The distinct video frames it showed in the measured window.
+        var videoFramesMeasured = 0
+
+        /// Its render thread's CPU over the measured window per video frame it showed
+        /// there (nil without a video frame).
+        var cpuMillisecondsPerVideoFrame: Double? {
+            videoFramesMeasured > 0 ? pacing.cpuMillisecondsPerFrame * Double(pacing.frames) / Double(videoFramesMeasured) : nil
+        }
 
         /// The frames a second the output asks for: its refresh rate over its frame interval.
         var askedFramesPerSecond: Double { period > 0 ? 1e9 / Double(period) / Double(max(1, interval)) : 0 }
@@ -148,6 +156,7 @@ struct BenchRun {
             var commit_to_present_ms: Quantiles?
             var compositor_interval_ms: Summary?
             var cpu_ms_per_frame: Double
+            var cpu_ms_per_video_frame: Double?
             var timing_source: String
             var presentation: Feedback
             /// What the compositor said of the frames (docs/json.md).
@@ -183,7 +192,8 @@ struct BenchRun {
                          jank_pct: p.jankPercent, on_time_pct: p.onTimePercent, render_ms: Quantiles(p.renderTime),
                          commit_to_present_ms: p.commitToPresent.map(Quantiles.init),
                          compositor_interval_ms: p.compositorIntervals.map(Summary.init),
-                         cpu_ms_per_frame: p.cpuMillisecondsPerFrame, timing_source: p.source.rawValue,
+                         cpu_ms_per_frame: p.cpuMillisecondsPerFrame, cpu_ms_per_video_frame: output.cpuMillisecondsPerVideoFrame,
+                         timing_source: p.source.rawValue,
                          presentation: Feedback(presented: p.presented, discarded: p.discarded,
                                                 outstanding_max: output.feedbackMostOutstanding,
                                                 dropped: output.feedbackDropped),

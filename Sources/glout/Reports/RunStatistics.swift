@@ -36,6 +36,9 @@ struct RunStatistics: Encodable {
         /// Its --content video, if it plays one; with a playlist of several, `videos`,
         /// one per file.
         var video: VideoReport?
+        /// Its render thread's CPU over the run per distinct video frame it showed (nil
+        /// without one).
+        var cpu_ms_per_video_frame: Double?
         var videos: [VideoReport]?
     }
 
