@@ -62,6 +62,10 @@ public struct RenderTarget: Sendable, Equatable {
     /// into it as plain memory on a CPU rasterizer, where RGBA ones are converted pixel by
     /// pixel. Set by the window for each frame; not part of the target's equality.
     public var storesBGRA = false
+    /// GL_BGRA_EXT (EXT_texture_format_BGRA8888), the internal format and the format of a
+    /// texture stored B, G, R, A (a macro of the extension's header, which Swift does not
+    /// import).
+    public static let bgraFormat: UInt32 = 0x80E1
 
     public static func == (a: RenderTarget, b: RenderTarget) -> Bool {
         a.output == b.output && a.scaling == b.scaling && a.framebuffer == b.framebuffer

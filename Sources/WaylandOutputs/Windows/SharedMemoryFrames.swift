@@ -104,7 +104,7 @@ final class SharedMemoryFrames {
             var status = GLenum(0)
             for attempt in 0..<2 {
                 let bgra = attempt == 0
-                let (stored, format) = bgra ? (GLint(SharedMemoryFrames.bgra), SharedMemoryFrames.bgra)
+                let (stored, format) = bgra ? (GLint(RenderTarget.bgraFormat), RenderTarget.bgraFormat)
                     : (GL_RGBA8, GLenum(GL_RGBA))
                 glBindTexture(GLenum(GL_TEXTURE_2D), texture)
                 glTexImage2D(GLenum(GL_TEXTURE_2D), 0, stored, size.width, size.height, 0, format, GLenum(GL_UNSIGNED_BYTE),
@@ -157,7 +157,7 @@ final class SharedMemoryFrames {
         ledger.fill(buffer, size: size, copy: { region in
             // Rows top first: the region's top row goes to its place in the buffer.
             let gl = region.flippedY(containerHeight: size.height)
-            glReadPixels(gl.x, gl.y, gl.width, gl.height, SharedMemoryFrames.bgra, GLenum(GL_UNSIGNED_BYTE),
+            glReadPixels(gl.x, gl.y, gl.width, gl.height, RenderTarget.bgraFormat, GLenum(GL_UNSIGNED_BYTE),
                          memory + Int(region.y) * stride + Int(region.x) * 4)
         }, damage: { region in
             wl_surface_damage_buffer(surface, region.x, region.y, region.width, region.height)
@@ -271,9 +271,7 @@ final class SharedMemoryFrames {
         }
     }
 
-    /// GL_BGRA_EXT and GL_PACK_REVERSE_ROW_ORDER_ANGLE, which the headers define as macros
-    /// of extensions.
-    private static let bgra = GLenum(0x80E1)
+    /// GL_PACK_REVERSE_ROW_ORDER_ANGLE, which the header defines as a macro of the extension.
     private static let packReverseRowOrder = GLenum(0x93A4)
 
     static let bufferListener = ListenerTable(wl_buffer_listener()) {

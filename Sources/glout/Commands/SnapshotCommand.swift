@@ -139,7 +139,7 @@ enum SnapshotCommand {
         if bgra {
             glGenTextures(1, &texture)
             glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(ColourLayer.bgra), size.width, size.height, 0, ColourLayer.bgra,
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(RenderTarget.bgraFormat), size.width, size.height, 0, RenderTarget.bgraFormat,
                          GLenum(GL_UNSIGNED_BYTE), nil)
             glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
             storesBGRA = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE)

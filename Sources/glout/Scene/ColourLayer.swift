@@ -1,4 +1,5 @@
 import CGLES
+import WaylandOutputs
 
 /// An 8-bit colour texture with a framebuffer around it, made on first use and
 /// reallocated when its size or channel order changes, on the thread's current context.
@@ -6,8 +7,6 @@ import CGLES
 /// stores them so (``RenderTarget/storesBGRA``): a copy between two of one order is a
 /// plain memory copy on llvmpipe, one between orders converts every pixel.
 struct ColourLayer {
-    /// GL_BGRA_EXT (EXT_texture_format_BGRA8888), as internal format and format.
-    static let bgra = GLenum(0x80E1)
     private(set) var framebuffer: GLuint = 0
     private(set) var texture: GLuint = 0
     private var size: (Int32, Int32) = (0, 0)
@@ -22,7 +21,7 @@ struct ColourLayer {
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        let (stored, format) = bgra ? (GLint(ColourLayer.bgra), ColourLayer.bgra) : (GL_RGBA8, GLenum(GL_RGBA))
+        let (stored, format) = bgra ? (GLint(RenderTarget.bgraFormat), RenderTarget.bgraFormat) : (GL_RGBA8, GLenum(GL_RGBA))
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, stored, width, height, 0, format, GLenum(GL_UNSIGNED_BYTE), nil)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)

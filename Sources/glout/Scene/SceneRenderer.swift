@@ -396,7 +396,7 @@ final class SceneRenderer: OutputRenderer {
             let (width, height) = (GLsizei(picture.width), GLsizei(picture.height))
             videoLayer.allocate(width: width, height: height, bgra: true)
             glBindTexture(GLenum(GL_TEXTURE_2D), videoLayer.texture)
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, ColourLayer.bgra, GLenum(GL_UNSIGNED_BYTE),
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, RenderTarget.bgraFormat, GLenum(GL_UNSIGNED_BYTE),
                             picture.bgra)
             videoLayerFrame = picture.number
             videoTextureSize = (picture.width, picture.height)
