@@ -73,7 +73,8 @@ public final class OutputWindow: @unchecked Sendable {
         public var cpuTime: Duration = .zero
         /// The refresh period the link uses (see ``DisplayLinkFrame/duration``).
         public var refreshPeriod: Duration = .zero
-        /// Where the compositor put the window's surface, as of the last committed frame.
+        /// Where the compositor put the window's surface: as of the last committed frame, and
+        /// once more as the surface closes (what the compositor said after that frame).
         public var placement = Placement()
         /// Whether commits carry wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps
         /// (where offered and ``DisplayLinkSettings/usesPresentationTimes``), and how many
@@ -270,7 +271,10 @@ public final class OutputWindow: @unchecked Sendable {
         while !stopRequested {
             let surface = FullscreenSurface(output: output, lease: lease, windowing: windowing, graphics: graphics,
                                             queue: queue, options: options.surface)
-            defer { surface.close() }
+            defer {
+                recordPlacement(of: surface)
+                surface.close()
+            }
             shared.withLock { state in
                 state.recreate = false
                 state.statistics.surfaces += 1
@@ -298,6 +302,16 @@ public final class OutputWindow: @unchecked Sendable {
             try drawFrames(on: surface, renderer: renderer, link: link, feedback: feedback)
             earlierTimestampedCommits += surface.timestampedCommits
         }
+    }
+
+    /// The surface's placement into the statistics, if it changed since they last had it
+    /// (render thread: after each commit, and as the surface closes, so that what the
+    /// compositor said after the last frame, an enter just before the end, counts too).
+    private func recordPlacement(of surface: FullscreenSurface) {
+        guard placementChanged else { return }
+        placementChanged = false
+        let placement = surface.placement
+        shared.withLock { $0.statistics.placement = placement }
     }
 
     /// Warns when the compositor keeps showing the surface on another output.
@@ -467,11 +481,7 @@ public final class OutputWindow: @unchecked Sendable {
             log.debug("output \(surface.output.printableName): idle after \(frame.index + 1) frames")
         }
         record(sample, link: link, feedback: feedback, resting: resting)
-        if placementChanged {
-            placementChanged = false
-            let placement = surface.placement
-            shared.withLock { $0.statistics.placement = placement }
-        }
+        recordPlacement(of: surface)
         let fifo = surface.hasFifo && presentationTimes
         let timer = surface.hasCommitTimer && presentationTimes && settings.usesCommitTiming
         let timestamps = earlierTimestampedCommits + surface.timestampedCommits

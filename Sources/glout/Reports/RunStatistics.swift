@@ -22,7 +22,8 @@ struct RunStatistics: Encodable {
         var presentation_rejected: UInt64
         /// The output left while glout ran.
         var disconnected: Bool
-        /// Where the compositor put the window, as of its last frame.
+        /// Where the compositor put the window when it closed (its last frame, and what the
+        /// compositor said after it).
         var placement: Placement
         /// How far from their targets its last frames (up to 4096) landed.
         var landing: LandingSummary?
