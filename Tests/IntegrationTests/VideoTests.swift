@@ -122,6 +122,13 @@ final class VideoTests: IntegrationTestCase {
             XCTAssertLessThanOrEqual(perVideoFrame * Double(video?["frames_shown"] as? Int ?? 0), runMilliseconds, "\(entry)")
         }
         XCTAssertEqual((json?["outputs"] as? [[String: Any]])?.count, 2)
+        // One upload a frame for both outputs (shared textures): the file's count is about
+        // what one output showed, not what both did.
+        let videos = (json?["outputs"] as? [[String: Any]] ?? []).compactMap { $0["video"] as? [String: Any] }
+        let shown = videos.map { $0["frames_shown"] as? Int ?? 0 }.reduce(0, +)
+        let uploaded = videos.first?["frames_uploaded"] as? Int ?? 0
+        XCTAssertGreaterThan(uploaded, 24, "\(videos)")
+        XCTAssertLessThan(uploaded * 4, shown * 3, "both outputs uploaded the frames they showed: \(videos)")
     }
 
     /// With time frozen the frame is exact: `snapshot --frozen T` draws the frame whose

@@ -372,3 +372,18 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+final class VideoTexturesTests: XCTestCase {
+    /// A frame goes where no other output's frame is, the longest unused such slot first;
+    /// a new slot only when every slot holds a frame shown elsewhere; past the capacity,
+    /// the slot used longest ago, shown or not.
+    func test_aFrameGoesIntoASlotNoOtherOutputShowsElseANewOneElseTheOldest() {
+        XCTAssertNil(VideoTextures.choose(slots: [], capacity: 4))
+        XCTAssertNil(VideoTextures.choose(slots: [(true, 5)], capacity: 4))
+        XCTAssertEqual(VideoTextures.choose(slots: [(false, 5)], capacity: 4), 0)
+        XCTAssertEqual(VideoTextures.choose(slots: [(false, 3), (true, 1), (false, 2)], capacity: 4), 2)
+        XCTAssertNil(VideoTextures.choose(slots: [(true, 7), (true, 3), (true, 9)], capacity: 4))
+        XCTAssertEqual(VideoTextures.choose(slots: [(true, 7), (true, 3), (true, 9), (true, 5)], capacity: 4), 1)
+        XCTAssertEqual(VideoTextures.choose(slots: [(true, 7), (true, 3), (true, 9), (false, 8)], capacity: 4), 3)
+    }
+}

@@ -129,11 +129,14 @@ final class Stage {
     }
 
     deinit {
-        // The windows go first; the programs belong to the shared context: delete them
-        // with it current.
+        // The windows go first; the programs and the videos' textures belong to the share
+        // group: delete them with the shared context current.
         display.closeWindows()
         for video in videos { video.stop() }
-        _ = try? graphics.withSharedContext { programs.delete() }
+        _ = try? graphics.withSharedContext {
+            programs.delete()
+            for video in videos { video.textures.delete() }
+        }
     }
 
     /// The window glout opens on `output`: its render size and scale mode, --fps, and a

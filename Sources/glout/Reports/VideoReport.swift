@@ -35,6 +35,9 @@ struct VideoReport: Encodable {
     /// libswscale to convert it.
     var decode_ms_p50: Double?
     var decode_ms_p99: Double?
+    /// Frames uploaded into the file's textures, which every output that shows it draws
+    /// from (``VideoTextures``): the file's count, for all outputs together.
+    var frames_uploaded: Int
 
     /// The share of frames held as their cadence calls for, in per cent (nil before any).
     var onCadencePercent: Double? {
@@ -69,5 +72,6 @@ struct VideoReport: Encodable {
         let decode = source.decodeMilliseconds
         decode_ms_p50 = decode?.p50
         decode_ms_p99 = decode?.p99
+        frames_uploaded = source.textures.uploads
     }
 }

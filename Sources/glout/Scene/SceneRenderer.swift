@@ -40,20 +40,18 @@ final class SceneRenderer: OutputRenderer {
     private var content: ContentPiece?
     private var pieceIndex = 0
     private var imageTextures: [Int: GLuint] = [:]
-    /// --content video: the Y and the U/V textures, the frame they hold, its colour
-    /// matrix, and what this output's refreshes showed.
-    private var videoTextures: [GLuint] = []
-    /// The frame in RGB at the video's size, scaled into the picture from there, and
-    /// which frame it holds.
+    /// --content video: the frame this output shows (its textures are the video's, shared
+    /// by every output that shows it: ``VideoTextures``), and this context's framebuffer
+    /// around a BGRA frame's texture, to copy from.
+    private var videoPicture: VideoPicture?
+    private var videoReadFramebuffer: GLuint = 0
+    /// The frame in RGB at the video's size, converted there from its planes and scaled
+    /// into the picture from there, and which frame it holds.
     private var videoLayer = ColourLayer()
     private var videoLayerFrame: Int?
     /// The video frame the picture's layer holds (a frame drawn straight into the output
     /// is not in it).
     private var videoInLayer: Int?
-    private var videoTextureSize: (width: Int, height: Int)?
-    /// Whether the frame came as BGRA (``VideoConversion/swscale``), already in the
-    /// video's layer.
-    private var videoIsRGB = false
     private var videoFrame: Int?
     private var videoMatrix: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// What this output's refreshes showed of each video, by file.
@@ -159,7 +157,7 @@ final class SceneRenderer: OutputRenderer {
 
     deinit {
         for var texture in imageTextures.values { glDeleteTextures(1, &texture) }
-        if !videoTextures.isEmpty { glDeleteTextures(GLsizei(videoTextures.count), videoTextures) }
+        if videoReadFramebuffer != 0 { glDeleteFramebuffers(1, &videoReadFramebuffer) }
         for piece in show?.pieces ?? [] { piece.video?.forget(ObjectIdentifier(self)) }
         videoLayer.delete()
         backdrop.delete()
@@ -279,7 +277,7 @@ final class SceneRenderer: OutputRenderer {
         // frame needs it.
         let straight = video != nil && newVideoFrame && !changedEverything && markerCount == 0 && markersInOutput == nil
             && identification.labelBox == nil && !drawsLive
-        if let video, videoTextureSize != nil, !straight, videoFrame != videoInLayer {
+        if let video, videoPicture != nil, !straight, videoFrame != videoInLayer {
             placeVideo(video, layout: layout, target: target, into: drawingFramebuffer)
             videoInLayer = videoFrame
         }
@@ -340,8 +338,8 @@ final class SceneRenderer: OutputRenderer {
 
     /// Takes the frame of the video this refresh's target time calls for (on the content
     /// clock: scene time, or with --clock realtime CLOCK_REALTIME; held to its cadence
-    /// within a quarter refresh of that near a frame's edge), uploads it if
-    /// it is another than the textures hold, and counts the cadence. Whether it changed.
+    /// within a quarter refresh of that near a frame's edge), keeps it to draw if it is
+    /// another than the last, and counts the cadence. Whether it changed.
     private func showVideo(_ video: VideoSource, frame: DisplayLinkFrame, at position: (index: Int, local: Double, pass: Int),
                            output: Output, frozen: Bool) -> Bool {
         let (index, local, pass) = position
@@ -378,61 +376,13 @@ final class SceneRenderer: OutputRenderer {
             videoPlayback[key] = playback
         }
         guard let picture, picture.number != videoFrame else { return false }
-        upload(picture)
+        videoPicture = picture
         videoFrame = picture.number
+        videoMatrix = SceneRenderer.colourMatrix(bt709: picture.bt709, fullRange: picture.fullRange)
         if let playback = videoPlayback[key] {
             telemetry?.recordVideo(output.id, VideoPlayback(source: video, cadence: playback.cadence, lateRefreshes: playback.late))
         }
         return true
-    }
-
-    /// The picture into this output's GL: its planes into the video's textures (made, or
-    /// remade for a new size), or BGRA straight into the video's layer, which then holds
-    /// the frame as the shader would have converted it there.
-    private func upload(_ picture: VideoPicture) {
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        videoIsRGB = picture.form == .bgra
-        if videoIsRGB {
-            let (width, height) = (GLsizei(picture.width), GLsizei(picture.height))
-            videoLayer.allocate(width: width, height: height, bgra: true)
-            glBindTexture(GLenum(GL_TEXTURE_2D), videoLayer.texture)
-            glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, width, height, RenderTarget.bgraFormat, GLenum(GL_UNSIGNED_BYTE),
-                            picture.bgra)
-            videoLayerFrame = picture.number
-            videoTextureSize = (picture.width, picture.height)
-            return
-        }
-        if videoTextures.isEmpty {
-            videoTextures = [GLuint](repeating: 0, count: 2)
-            glGenTextures(2, &videoTextures)
-        }
-        let sizes = [(picture.width, picture.height), (picture.chromaWidth, picture.chromaHeight)]
-        // Y in one channel; U and V side by side in two.
-        let formats: [(internal: GLint, format: GLenum)] = [(GL_R8, GLenum(GL_RED)), (GL_RG8, GLenum(GL_RG))]
-        let fresh = videoTextureSize.map { $0 != (picture.width, picture.height) } ?? true
-        for (i, plane) in [picture.luma, picture.chroma].enumerated() {
-            glActiveTexture(GLenum(GL_TEXTURE0 + Int32(i)))
-            glBindTexture(GLenum(GL_TEXTURE_2D), videoTextures[i])
-            let (w, h) = (GLsizei(sizes[i].0), GLsizei(sizes[i].1))
-            if fresh {
-                // Nearest: the conversion samples at the video's own size, so Y lands on
-                // its texels' centres and U and V are each shared by 2x2 pixels; linear
-                // filtering there cost llvmpipe more than the rest of the frame.
-                for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
-                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_NEAREST)
-                }
-                for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
-                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
-                }
-                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, formats[i].internal, w, h, 0, formats[i].format,
-                             GLenum(GL_UNSIGNED_BYTE), plane)
-            } else {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, w, h, formats[i].format, GLenum(GL_UNSIGNED_BYTE), plane)
-            }
-        }
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        videoTextureSize = (picture.width, picture.height)
-        videoMatrix = SceneRenderer.colourMatrix(bt709: picture.bt709, fullRange: picture.fullRange)
     }
 
     /// Y'CbCr to R'G'B': the Y and chroma offsets and scales (texel values 0 to 1), then
@@ -448,11 +398,11 @@ final class SceneRenderer: OutputRenderer {
 
     /// Draws the frame's planes as RGB (video.frag) into `rect` (framebuffer pixels,
     /// bottom left origin) of the bound framebuffer.
-    private func convertVideo(into rect: (x: Int32, y: Int32, width: Int32, height: Int32)) {
+    private func convertVideo(_ planes: VideoTextures.Binding, into rect: (x: Int32, y: Int32, width: Int32, height: Int32)) {
         glViewport(rect.x, rect.y, rect.width, rect.height)
         glUseProgram(content!.program)
         block.bind()
-        for (i, texture) in videoTextures.enumerated() {
+        for (i, texture) in planes.textures.enumerated() {
             glActiveTexture(GLenum(GL_TEXTURE0 + Int32(i)))
             glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         }
@@ -460,13 +410,23 @@ final class SceneRenderer: OutputRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
+    /// Binds this context's framebuffer around the BGRA frame's shared texture for reading,
+    /// attached anew each time so that what another context uploaded is what it reads.
+    private func bindForReading(_ frame: VideoTextures.Binding) {
+        if videoReadFramebuffer == 0 { glGenFramebuffers(1, &videoReadFramebuffer) }
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoReadFramebuffer)
+        glFramebufferTexture2D(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D),
+                               frame.bgra ?? 0, 0)
+    }
+
     /// Puts the video's frame into `framebuffer` (the layer, or the output's) where
     /// --scale-mode puts it in the picture, within the canvas, and names that region as
-    /// changed: at the video's own size converted
-    /// straight there; at another, converted at its own size into the video's layer
-    /// (once per frame), then scaled from there by a filtered blit.
+    /// changed: at the video's own size copied (BGRA) or converted (planes) straight
+    /// there; at another, scaled by a filtered blit from the frame (BGRA), or from the
+    /// video's layer, which the planes are converted into at their own size (once per
+    /// frame). The frame's textures are the video's own (``VideoTextures``).
     private func placeVideo(_ video: VideoSource, layout: SceneLayout, target: RenderTarget, into framebuffer: GLuint) {
-        guard let size = videoTextureSize, let shown = videoFrame else { return }
+        guard let picture = videoPicture, let shown = videoFrame else { return }
         let canvas = layout.canvas
         let place = contentPlacement(width: video.width, height: video.height, layout: layout)
         let (x0, y0) = (Int32((Double(canvas.x) + place.x).rounded()), Int32((Double(canvas.y) + place.y).rounded()))
@@ -476,30 +436,46 @@ final class SceneRenderer: OutputRenderer {
                            height: min(y1, canvas.maxY) - max(y0, canvas.y))
         guard visible.width > 0, visible.height > 0 else { return }
         let height = target.pixelSize.height
-        let (width, tall) = (Int32(size.width), Int32(size.height))
+        let (width, tall) = (Int32(picture.width), Int32(picture.height))
         // Top left (x0, y0) in picture pixels is (x0, height - y0) in the framebuffer.
         let destination = (x: x0, y: height - y1, width: x1 - x0, height: y1 - y0)
         let clip = visible.flippedY(containerHeight: height)
-        if destination.width == width && destination.height == tall && videoIsRGB {
-            // A plain copy of the visible part: no scissor, no scaling, the same format,
-            // which llvmpipe does as a memory copy.
-            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoLayer.framebuffer)
+        let unscaled = destination.width == width && destination.height == tall
+        let reader = ObjectIdentifier(self)
+        // The shared textures only where this frame reads them: a scaled frame converted
+        // into the video's layer before reads that.
+        var frame: VideoTextures.Binding?
+        if picture.form == .bgra || unscaled || videoLayerFrame != shown {
+            frame = video.textures.bind(picture, reader: reader)
+        }
+        if let frame, picture.form == .bgra {
+            // A copy of the visible part: at its own size a plain one (no scissor, no
+            // scaling, the same format, which llvmpipe does as a memory copy), else filtered.
+            bindForReading(frame)
             glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
-            let (sx, sy) = (clip.x - destination.x, clip.y - destination.y)
-            glBlitFramebuffer(sx, sy, sx + clip.width, sy + clip.height, clip.x, clip.y, clip.maxX, clip.maxY,
-                              GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+            if unscaled {
+                let (sx, sy) = (clip.x - destination.x, clip.y - destination.y)
+                glBlitFramebuffer(sx, sy, sx + clip.width, sy + clip.height, clip.x, clip.y, clip.maxX, clip.maxY,
+                                  GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+            } else {
+                glEnable(GLenum(GL_SCISSOR_TEST))
+                glScissor(clip.x, clip.y, clip.width, clip.height)
+                glBlitFramebuffer(0, 0, width, tall, destination.x, destination.y, x1, height - y0,
+                                  GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_LINEAR))
+                glDisable(GLenum(GL_SCISSOR_TEST))
+            }
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        } else if destination.width == width && destination.height == tall {
+        } else if let frame, unscaled {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
             glEnable(GLenum(GL_SCISSOR_TEST))
             glScissor(clip.x, clip.y, clip.width, clip.height)
-            convertVideo(into: destination)
+            convertVideo(frame, into: destination)
             glDisable(GLenum(GL_SCISSOR_TEST))
         } else {
-            if videoLayerFrame != shown {
+            if let frame {
                 videoLayer.allocate(width: width, height: tall, bgra: target.storesBGRA)
                 glBindFramebuffer(GLenum(GL_FRAMEBUFFER), videoLayer.framebuffer)
-                convertVideo(into: (0, 0, width, tall))
+                convertVideo(frame, into: (0, 0, width, tall))
                 videoLayerFrame = shown
             }
             glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), videoLayer.framebuffer)
@@ -511,6 +487,7 @@ final class SceneRenderer: OutputRenderer {
             glDisable(GLenum(GL_SCISSOR_TEST))
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         }
+        if let frame { video.textures.finishedReading(frame, reader: reader) }
         changed.append(visible)
     }
 

@@ -16,6 +16,8 @@ final class VideoSource: @unchecked Sendable {
     /// --video-decoder, and whether it gave a VA-API device.
     let decoding: VideoDecoding
     let decodesWithVAAPI: Bool
+    /// The textures every window draws the frames from, uploaded once per frame.
+    let textures: VideoTextures
     /// What the decoding thread makes of each frame: planes for the shader, or BGRA
     /// (``VideoConversion``). Set by ``start(conversion:)``, before the thread runs.
     private(set) var conversion = VideoConversion.shader
@@ -63,6 +65,7 @@ final class VideoSource: @unchecked Sendable {
         width = decoder.width
         height = decoder.height
         codecName = decoder.codecName
+        textures = VideoTextures(log: log, name: path)
         self.decoder = decoder
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
@@ -173,6 +176,7 @@ final class VideoSource: @unchecked Sendable {
     /// `consumer` shows no more: its place no longer keeps frames.
     func forget(_ consumer: ObjectIdentifier) {
         locked { _ = consumers.removeValue(forKey: consumer) }
+        textures.forget(consumer)
     }
 
     /// Decode time per frame, p50 and p99 in milliseconds (nil before any).
