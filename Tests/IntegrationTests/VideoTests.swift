@@ -495,7 +495,9 @@ final class VideoTests: IntegrationTestCase {
 
     /// Either conversion shows the video the right way up and the right way round, at its
     /// own size (a plain copy) and scaled: a clip white in its top left quarter only, on
-    /// outputs of its size and of twice it.
+    /// outputs of its size and of twice it; in snapshots, and on the screens of a running
+    /// glout, whose two windows draw from the same textures at once (on Mesa 25, from two
+    /// threads at the same time).
     func test_aVideoIsShownUprightThroughEitherConversion() throws {
         let path = folder.appendingPathComponent("corner.mp4").path
         let filter = "nullsrc=s=320x180:r=24:d=1,format=yuv420p,"
@@ -512,13 +514,27 @@ final class VideoTests: IntegrationTestCase {
             for (name, width, height) in [("HEADLESS-1", 320, 180), ("HEADLESS-2", 640, 360)] {
                 let picture = try loadPNG(out.appendingPathComponent("\(name).png").path)
                 XCTAssertEqual([picture.width, picture.height], [width, height])
-                for (x, y, white) in [(1, 1, true), (3, 1, false), (1, 3, false), (3, 3, false)] {
-                    let p = picture.pixel(width * x / 4, height * y / 4)
-                    let level = (p.r + p.g + p.b) / 3
-                    XCTAssertTrue(white ? level > 200 : level < 55,
-                                  "\(conversion), \(name): \(p) at quarter (\(x), \(y)) should be \(white ? "white" : "black")")
-                }
+                checkUpright(picture, width: width, height: height, "\(conversion), snapshot of \(name)")
             }
+            let glout = try sway.glout(["run", "--content", path, "--control", "none", "--video-conversion", conversion,
+                                        "--duration", "600"])
+            try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+            for (name, width, height) in [("HEADLESS-1", 320, 180), ("HEADLESS-2", 640, 360)] {
+                checkUpright(try sway.screenshot(name), width: width, height: height, "\(conversion), screen of \(name)")
+            }
+            glout.signal(SIGTERM)
+            let finished = glout.wait()
+            XCTAssertEqual(finished.status, 0, finished.stderr)
+        }
+    }
+
+    /// Whether `picture` is white in its top left quarter and black in the other three.
+    private func checkUpright(_ picture: Image, width: Int, height: Int, _ what: String) {
+        for (x, y, white) in [(1, 1, true), (3, 1, false), (1, 3, false), (3, 3, false)] {
+            let p = picture.pixel(width * x / 4, height * y / 4)
+            let level = (p.r + p.g + p.b) / 3
+            XCTAssertTrue(white ? level > 200 : level < 55,
+                          "\(what): \(p) at quarter (\(x), \(y)) should be \(white ? "white" : "black")")
         }
     }
 
