@@ -379,11 +379,23 @@ final class VideoTexturesTests: XCTestCase {
     /// the slot used longest ago, shown or not.
     func test_aFrameGoesIntoASlotNoOtherOutputShowsElseANewOneElseTheOldest() {
         XCTAssertNil(VideoTextures.choose(slots: [], capacity: 4))
-        XCTAssertNil(VideoTextures.choose(slots: [(true, 5)], capacity: 4))
-        XCTAssertEqual(VideoTextures.choose(slots: [(false, 5)], capacity: 4), 0)
-        XCTAssertEqual(VideoTextures.choose(slots: [(false, 3), (true, 1), (false, 2)], capacity: 4), 2)
-        XCTAssertNil(VideoTextures.choose(slots: [(true, 7), (true, 3), (true, 9)], capacity: 4))
-        XCTAssertEqual(VideoTextures.choose(slots: [(true, 7), (true, 3), (true, 9), (true, 5)], capacity: 4), 1)
-        XCTAssertEqual(VideoTextures.choose(slots: [(true, 7), (true, 3), (true, 9), (false, 8)], capacity: 4), 3)
+        XCTAssertNil(VideoTextures.choose(slots: [(true, false, 5)], capacity: 4))
+        XCTAssertEqual(VideoTextures.choose(slots: [(false, false, 5)], capacity: 4), 0)
+        XCTAssertEqual(VideoTextures.choose(slots: [(false, false, 3), (true, false, 1), (false, false, 2)], capacity: 4), 2)
+        XCTAssertNil(VideoTextures.choose(slots: [(true, false, 7), (true, false, 3), (true, false, 9)], capacity: 4))
+        XCTAssertEqual(VideoTextures.choose(slots: [(true, false, 7), (true, false, 3), (true, false, 9), (true, false, 5)],
+                                            capacity: 4), 1)
+        XCTAssertEqual(VideoTextures.choose(slots: [(true, false, 7), (true, false, 3), (true, false, 9), (false, false, 8)],
+                                            capacity: 4), 3)
+    }
+
+    /// A slot some window draws from at this moment (its draws not fenced yet) is never
+    /// written: the next oldest, else a new slot even past the capacity.
+    func test_aSlotAWindowDrawsFromIsNeverChosen() {
+        XCTAssertEqual(VideoTextures.choose(slots: [(false, true, 1), (false, false, 4)], capacity: 4), 1)
+        XCTAssertNil(VideoTextures.choose(slots: [(false, true, 1)], capacity: 4))
+        XCTAssertEqual(VideoTextures.choose(slots: [(true, true, 1), (true, false, 6), (true, false, 2), (true, true, 3)],
+                                            capacity: 4), 2)
+        XCTAssertNil(VideoTextures.choose(slots: [(true, true, 1), (true, true, 2)], capacity: 2))
     }
 }

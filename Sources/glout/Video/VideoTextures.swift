@@ -7,8 +7,9 @@ import WaylandOutputs
 /// them) samples the same texture.
 ///
 /// A frame goes into a slot no window shows, else into a new slot (``capacity`` at
-/// most), else into the slot used longest ago. The rules GL sets for objects shared
-/// between contexts are kept:
+/// most), else into the slot used longest ago; never into one a window is drawing from
+/// (``choose(slots:capacity:)``). The rules GL sets for objects shared between contexts
+/// are kept:
 /// - an upload is followed by a fence, flushed, which a window waits for (glWaitSync)
 ///   before it samples the texture;
 /// - each window's draws from a slot are followed by a fence of its own, flushed; a slot
@@ -38,6 +39,9 @@ final class VideoTextures: @unchecked Sendable {
         /// The frame it holds, nil while empty.
         var number: Int?
         var lastUse: UInt64 = 0
+        /// Windows between ``bind(_:reader:)`` and ``finishedReading(_:reader:)`` on it:
+        /// their draws have no fence yet, so it is not written.
+        var binds = 0
         var uploaded: GLsync?
         /// The fence after each window's last draw from it.
         var reads: [ObjectIdentifier: GLsync] = [:]
@@ -78,6 +82,7 @@ final class VideoTextures: @unchecked Sendable {
             let index = state.slots.firstIndex { $0.number == picture.number && $0.form == picture.form
                 && $0.size == (picture.width, picture.height) } ?? place(picture, reader: reader, state: &state)
             state.slots[index].lastUse = state.uses
+            state.slots[index].binds += 1
             state.showing[reader] = index
             // The upload's commands come before this context's draws (another context's
             // upload; in this one they are in order anyway).
@@ -91,6 +96,7 @@ final class VideoTextures: @unchecked Sendable {
     func finishedReading(_ binding: Binding, reader: ObjectIdentifier) {
         state.withLock { state in
             guard binding.slot < state.slots.count, state.slots[binding.slot].textures == binding.textures else { return }
+            state.slots[binding.slot].binds -= 1
             if let old = state.slots[binding.slot].reads[reader] { glDeleteSync(old) }
             state.slots[binding.slot].reads[reader] = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
             glFlush()
@@ -118,22 +124,26 @@ final class VideoTextures: @unchecked Sendable {
     }
 
     /// Which slot a frame goes into (``VideoTextures``), by what each slot holds: `shown`,
-    /// whether a window other than the asking one shows it now, and when it was last used.
-    /// A slot no other window shows, used longest ago; else a new one while there are
-    /// fewer than `capacity`; else the one used longest ago. Nil: a new slot.
-    static func choose(slots: [(shown: Bool, lastUse: UInt64)], capacity: Int) -> Int? {
-        let free = slots.indices.filter { !slots[$0].shown }
+    /// whether a window other than the asking one shows it now, `drawing`, whether a window
+    /// draws from it this moment, and when it was last used. A slot no other window shows,
+    /// used longest ago; else a new one while there are fewer than `capacity`; else the
+    /// one used longest ago. Never one a window draws from: then a new slot, past the
+    /// capacity if need be. Nil: a new slot.
+    static func choose(slots: [(shown: Bool, drawing: Bool, lastUse: UInt64)], capacity: Int) -> Int? {
+        let idle = slots.indices.filter { !slots[$0].drawing }
+        let free = idle.filter { !slots[$0].shown }
         if let oldest = free.min(by: { slots[$0].lastUse < slots[$1].lastUse }) { return oldest }
         if slots.count < capacity { return nil }
-        return slots.indices.min { slots[$0].lastUse < slots[$1].lastUse }
+        return idle.min { slots[$0].lastUse < slots[$1].lastUse }
     }
 
     /// Uploads `picture` into the slot ``choose(slots:capacity:)`` picks, once every read of
     /// that slot is done; its index.
     private func place(_ picture: VideoPicture, reader: ObjectIdentifier, state: inout State) -> Int {
         let others = state.showing.filter { $0.key != reader }.values
-        let chosen = VideoTextures.choose(slots: state.slots.enumerated().map { (others.contains($0.offset), $0.element.lastUse) },
-                                          capacity: capacity)
+        let chosen = VideoTextures.choose(
+            slots: state.slots.enumerated().map { (others.contains($0.offset), $0.element.binds > 0, $0.element.lastUse) },
+            capacity: capacity)
         let index = chosen ?? state.slots.count
         if chosen == nil { state.slots.append(Slot()) }
         var slot = state.slots[index]
