@@ -56,9 +56,10 @@ final class VideoTextures: @unchecked Sendable {
         var timedOut = false
     }
 
-    /// Slots at most: enough for each window's frame and the next of a few windows that
-    /// are a frame apart (60 and 50 Hz outputs at a frame's edge), so that a new frame
-    /// rarely waits for a read of the slot it goes into.
+    /// Slots at most (but for one made while every slot was being drawn from): enough for
+    /// each window's frame and the next of a few windows that are a frame apart (60 and
+    /// 50 Hz outputs at a frame's edge), so that a new frame rarely waits for a read of
+    /// the slot it goes into.
     let capacity: Int
     private let state = Locked(State())
     private let log: Log
