@@ -39,3 +39,13 @@ static inline int glout_decode_with(AVCodecContext *context, AVBufferRef *device
     context->get_format = glout_prefer_vaapi;
     return 0;
 }
+
+// The name of the demuxer FFmpeg picks for a file called `name` that starts with the
+// `count` bytes at `bytes` (followed by AVPROBE_PADDING_SIZE zero bytes), or NULL.
+static inline const char *glout_probe_format(const char *name, unsigned char *bytes, int count) {
+    AVProbeData probe = { .filename = name, .buf = bytes, .buf_size = count, .mime_type = NULL };
+    int score = 0;
+    const AVInputFormat *format = av_probe_input_format2(&probe, 1, &score);
+    return format ? format->name : NULL;
+}
+static inline int glout_probe_padding(void) { return AVPROBE_PADDING_SIZE; }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import glout
+import WaylandOutputs
 
 /// --content with a video: clips that ffmpeg makes here, each frame showing its number in
 /// binary (seven columns, bit 0 on the left, and an eighth column always white), so that
@@ -144,6 +145,44 @@ final class VideoTests: IntegrationTestCase {
             let picture = try loadPNG(out.appendingPathComponent("HEADLESS-1.png").path)
             XCTAssertEqual(frameNumber(picture, width: 640, row: 180), frame, "--frozen \(time): \(run.stderr)")
         }
+    }
+
+    /// Containers time their frames in their own ways: MP4 and Matroska give every frame
+    /// its presentation time, MPEG-TS seeks by decoding times, an MPEG program stream
+    /// with B-frames leaves some packets without a presentation time and raw H.264 gives
+    /// none (both numbered in decoding order). From each, the decoder hands over every
+    /// frame as the frame it is, in order through two wraps, then after a seek into a
+    /// later pass and one back into the first (the frames' pixels tell their numbers).
+    func test_everyContainerGivesEachFrameAsItsNumberAcrossWrapsAndSeeks() throws {
+        let x264 = ["-c:v", "libx264", "-g", "12", "-bf", "2"]
+        let clips: [(name: String, codec: [String], framed: Bool)] = [
+            ("count.mp4", x264, false), ("count.mkv", x264, false), ("count.ts", x264, false),
+            ("count.mpg", ["-c:v", "mpeg2video", "-g", "12", "-bf", "2"], true), ("count.h264", x264 + ["-f", "h264"], true),
+        ]
+        let warnings = Locked<[String]>([])
+        let log = Log { level, message in if level >= .warning { warnings.withLock { $0.append(message) } } }
+        for clip in clips {
+            let source = try VideoSource(path: try makeClip(clip.name, codec: clip.codec), log: log, decoding: .software)
+            defer { source.stop() }
+            XCTAssertEqual(source.timeline.count, 72, clip.name)
+            XCTAssertEqual(source.timeline.framed, clip.framed, clip.name)
+            try source.start(conversion: .shader)
+            for number in Array(0..<160) + Array(5 * 72 + 30..<5 * 72 + 36) + Array(10..<14) {
+                let picture = source.picture(for: number, consumer: ObjectIdentifier(self), now: MonotonicInstant.now.nanoseconds,
+                                             waiting: 10 * Timing.slowdown).picture
+                let coded = picture.flatMap { picture -> Int? in
+                    // The luma plane's middle row: each column's level is a bit of the number.
+                    let row = picture.luma.assumingMemoryBound(to: UInt8.self) + picture.width * (picture.height / 2)
+                    let bits = (0..<8).map { row[picture.width * $0 / 8 + picture.width / 16] }
+                    guard bits.allSatisfy({ $0 > 200 || $0 < 55 }), bits[7] > 200 else { return nil }
+                    return (0..<7).reduce(0) { $0 | (bits[$1] > 200 ? 1 << $1 : 0) }
+                }
+                XCTAssertEqual(picture?.number, number, "\(clip.name): \(warnings.withLock { $0 })")
+                XCTAssertEqual(coded, number % 72, "\(clip.name): frame \(number)")
+                if picture?.number != number || coded != number % 72 { break }
+            }
+        }
+        XCTAssertEqual(warnings.withLock { $0 }, [])
     }
 
     /// On the span a video covers the whole canvas, each output showing its piece of the
@@ -355,6 +394,39 @@ final class VideoTests: IntegrationTestCase {
             default: XCTFail("\(a) then \(b): \(sequence)")
             }
         }
+    }
+
+    /// A file that one output shows alone and another in a list: the list numbers the
+    /// video's frames on its own passes, so it has a decoder of its own, and both outputs
+    /// play (one decoder asked for frames of two numberings at once would seek back and
+    /// forth and show neither). A missing file a list names with a control character in
+    /// its name is an error that shows the character escaped.
+    func test_aFileShownAloneAndInAListPlaysOnBoth() throws {
+        let clip = try makeClip("count.mp4", seconds: 2)
+        let list = folder.appendingPathComponent("list.txt").path
+        try "count.mp4 7\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let sway = try Compositor.sway(["640x360@60", "640x360@60"])
+        let glout = try sway.glout(["run", "--content", "HEADLESS-1=\(clip)", "--content", "HEADLESS-2=\(list)", "--control", "none",
+                                    "--duration", "600"])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        for name in ["HEADLESS-1", "HEADLESS-2"] {
+            var seen: Set<Int> = []
+            try waitUntil("\(name) shows 12 frames of the video") {
+                if let number = frameNumber(try sway.screenshot(name), width: 640, row: 180) { seen.insert(number) }
+                return seen.count >= 12
+            }
+        }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertEqual(finished.stderr.components(separatedBy: "--content \(clip): h264 video").count - 1, 2, finished.stderr)
+        // A name with an escape sequence in it, which a terminal would act on.
+        try "count.mp4 1\n\u{1B}[31mmissing.mp4 1\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let missing = try sway.glout(["run", "--content", list, "--duration", "5"]).wait()
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("--content \(list):2: "), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("\\x1b[31mmissing.mp4: cannot read the file"), missing.stderr)
+        XCTAssertFalse(missing.stderr.contains("\u{1B}"), missing.stderr)
     }
 
     /// A packet FFmpeg refuses mid-stream (frame 30 of a PNG-coded clip, its PNG
@@ -591,10 +663,31 @@ final class VideoTests: IntegrationTestCase {
         for at in places { bytes.replaceSubrange(at..<at + 4, with: Array("zzzz".utf8)) }
         let unknown = folder.appendingPathComponent("unknown.mp4").path
         try Data(bytes).write(to: URL(fileURLWithPath: unknown))
+        // Frames too large to hold several of: a 256x256 FFV1 clip whose Matroska header
+        // says 8200x8200 (FFV1 takes its size from the container).
+        let small = folder.appendingPathComponent("small.mkv").path
+        let encoded = try Child("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=256x256:d=1",
+                                                    "-frames:v", "1", "-c:v", "ffv1", small]).wait()
+        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        var header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: small)))
+        for id: UInt8 in [0xB0, 0xBA] {  // PixelWidth, PixelHeight: two bytes, 256
+            let at = try XCTUnwrap((0...(header.count - 4)).first { header[$0..<$0 + 4] == [id, 0x82, 0x01, 0x00] })
+            header.replaceSubrange(at + 2..<at + 4, with: [0x20, 0x08])
+        }
+        let huge = folder.appendingPathComponent("huge.mkv").path
+        try Data(header).write(to: URL(fileURLWithPath: huge))
+        // A live HLS playlist (no end tag; a byte that is not UTF-8 keeps it from being
+        // taken for glout's own list): FFmpeg would wait for its next segment forever.
+        let live = folder.appendingPathComponent("live.m3u8").path
+        try Data(Array("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:0\n# \u{1}".utf8) + [0xFF]
+                 + Array("\n#EXTINF:0.2,\nseg.ts\n".utf8)).write(to: URL(fileURLWithPath: live))
         let sway = try Compositor.sway(["640x360@60"])
         let cases = [(noise, "--content \(noise): not a picture, shader or video glout can read (FFmpeg: "),
                      (sound, "--content \(sound): has no video stream"),
-                     (unknown, "--content \(unknown): its video codec '")]
+                     (unknown, "--content \(unknown): its video codec '"),
+                     (huge, "--content \(huge): its video is 8200x8200; glout plays videos of 1 to 16384 pixels a side and "
+                        + "67108864 pixels at most"),
+                     (live, "--content \(live): a streaming playlist (FFmpeg's 'hls')")]
         for (file, message) in cases {
             let finished = try sway.glout(["run", "--content", file, "--duration", "5"]).wait()
             XCTAssertEqual(finished.status, 1, "\(file): \(finished.stderr)")

@@ -84,9 +84,11 @@ final class ContentPictureTests: XCTestCase {
                                Playlist.Line(path: "lists/my clip.mkv", seconds: 2.5, number: 5),
                                Playlist.Line(path: "/srv/a.png", seconds: 10, number: 6)])
         XCTAssertEqual(try Playlist.parse("a.png 3", folder: "").first?.path, "a.png")
+        XCTAssertEqual(try Playlist.parse("a.png 0.001", folder: "").first?.seconds, 0.001)
         for (text, line, message) in [("a.png 0", 1, "0 is not a duration"), ("x\nb.png -2", 2, "-2 is not a duration"),
                                       ("a.png inf", 1, "inf is not a duration"), ("a.png nan", 1, "nan is not a duration"),
-                                      ("a.png 100000", 1, "100000 is not a duration")] {
+                                      ("a.png 100000", 1, "100000 is not a duration"),
+                                      ("a.png 1e-300", 1, "1e-300 is not a duration"), ("a.png 0.0009", 1, "0.0009 is not")] {
             XCTAssertThrowsError(try Playlist.parse(text, folder: "")) { error in
                 XCTAssertEqual((error as? PlaylistError)?.line, line, text)
                 XCTAssertTrue((error as? PlaylistError)?.message.hasPrefix(message) == true, "\(text): \(error)")

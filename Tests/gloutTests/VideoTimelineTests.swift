@@ -127,7 +127,7 @@ final class VideoTimelineTests: XCTestCase {
     }
 
     /// Values no clip should have: still a timeline, or none, never a trap.
-    func test_strangeTimesGiveTheFirstFrameOrNoTimeline() {
+    func test_strangeTimesGiveTheFirstFrameOrNoTimeline() throws {
         let timeline = clip(fps: 24, count: 24)
         XCTAssertEqual(timeline.frame(at: -5), 0)
         XCTAssertEqual(timeline.frame(at: .nan), 0)
@@ -137,6 +137,13 @@ final class VideoTimelineTests: XCTestCase {
         XCTAssertNil(VideoTimeline(starts: [0], end: 5, tick: 0))
         XCTAssertNil(VideoTimeline(frames: 0, duration: 1))
         XCTAssertEqual(VideoTimeline(starts: [3, 1, 3, 2], end: 4, tick: 1)?.starts, [1, 2, 3])
+        // A pass longer than Int64 ticks (a crafted file's times): no timeline, no trap.
+        XCTAssertNil(VideoTimeline(starts: [Int64.min / 2 - 10, Int64.max / 2], end: Int64.max / 2 + 1000, tick: 1))
+        XCTAssertFalse(VideoTimeline(starts: [0, 1], end: 2, tick: 1)!.framed)
+        let framed = try XCTUnwrap(VideoTimeline(frames: 48, duration: 1 / 24))
+        XCTAssertTrue(framed.framed)
+        XCTAssertEqual(framed.frame(at: 1.5 + 0.5 / 24), 36)
+        XCTAssertEqual(framed.frame(at: 2 + 0.5 / 24), 48)
     }
 
     func test_aFrameHeldTooLongOrPassedOverIsCounted() {
@@ -148,6 +155,11 @@ final class VideoTimelineTests: XCTestCase {
         XCTAssertEqual(c.passedOver, 1)  // frame 3
         XCTAssertTrue(VideoCadence.allowed(1, refreshesPerFrame: 1.005))
         XCTAssertFalse(VideoCadence.allowed(2, refreshesPerFrame: 1.005))
+        // A frame of 4e-19 frames a second (a crafted file's) on 60 Hz: judged, no trap.
+        var slow = VideoCadence()
+        for frame in [0, 0, 1, 1, 2] { slow.refresh(showing: frame, refreshesPerFrame: 1.35e20) }
+        XCTAssertEqual(slow.cadenceErrors, 1)
+        XCTAssertFalse(VideoCadence.allowed(2, refreshesPerFrame: .infinity))
     }
 
     /// video.frag's matrix: video-range white and black are 255 and 0, and BT.709's and
@@ -256,6 +268,17 @@ final class VideoFrameMemoryTests: XCTestCase {
         XCTAssertEqual(pool.spareCount, 0)
         _ = again
         XCTAssertNil(pool.take(0))
+    }
+
+    /// Spares of large frames are kept up to a number of bytes, one at least.
+    func test_sparesStayWithinTheirBytes() throws {
+        let pool = VideoFrameMemory.Pool(spares: 4, bytes: 2500)
+        var held = try (0..<4).map { _ in try XCTUnwrap(pool.take(1000)) }
+        held.removeAll()
+        XCTAssertEqual(pool.spareCount, 2)
+        var large = try (0..<2).map { _ in try XCTUnwrap(pool.take(3000)) }
+        large.removeAll()
+        XCTAssertEqual(pool.spareCount, 1)
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import WaylandOutputs
 
 /// Folders glout makes or reads for the user, with the system's own reason (strerror)
 /// when that fails, so that the message names the path and why.
@@ -9,19 +10,19 @@ enum FileSystem {
         for component in path.split(separator: "/") {
             prefix += component + "/"
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw GloutError("\(option) \(path): cannot create the folder \(prefix) (\(reason()))")
+                throw GloutError("\(option) \(Log.printable(path)): cannot create the folder \(prefix) (\(reason()))")
             }
         }
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw GloutError("\(option) \(path): not a folder")
+            throw GloutError("\(option) \(Log.printable(path)): not a folder")
         }
     }
 
     /// The names in folder `path` (readdir), without "." and "..".
     static func list(_ path: String, for option: String) throws -> [String] {
         guard let folder = opendir(path) else {
-            throw GloutError("\(option) \(path): cannot read the folder (\(reason()))")
+            throw GloutError("\(option) \(Log.printable(path)): cannot read the folder (\(reason()))")
         }
         defer { closedir(folder) }
         var names: [String] = []
@@ -52,7 +53,7 @@ enum FileSystem {
     static func readBytes(_ path: String, for option: String, limit: Int) throws -> [UInt8] {
         let bytes = try read(path, for: option, atMost: limit + 1)
         guard bytes.count <= limit else {
-            throw GloutError("\(option) \(path): more than \(limit >> 20) MiB; not a file glout reads")
+            throw GloutError("\(option) \(Log.printable(path)): more than \(limit >> 20) MiB; not a file glout reads")
         }
         return bytes
     }
@@ -60,7 +61,7 @@ enum FileSystem {
     /// Up to `most` bytes from the start of file `path`, in chunks of at most 64 KiB.
     private static func read(_ path: String, for option: String, atMost most: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw GloutError("\(option) \(path): cannot read the file (\(reason()))") }
+        guard fd >= 0 else { throw GloutError("\(option) \(Log.printable(path)): cannot read the file (\(reason()))") }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: min(most, 65_536))
@@ -69,7 +70,7 @@ enum FileSystem {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw GloutError("\(option) \(path): cannot read the file (\(reason()))")
+                throw GloutError("\(option) \(Log.printable(path)): cannot read the file (\(reason()))")
             }
             bytes += chunk[..<count]
         }

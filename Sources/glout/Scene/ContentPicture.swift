@@ -41,12 +41,23 @@ enum ContentPicture: Sendable {
     /// Reads `path`: a PNG when it has PNG's signature; when it is text, a fragment
     /// shader if it starts with `#version`, else a playlist; else a video FFmpeg can
     /// open, decoded as `decoding` says. A file already in `loaded` is not read again (a
-    /// video: not opened again). Errors name the file (and the list's line) and the reason.
+    /// video: not opened again), except that a video in list `list` is decoded apart from
+    /// the same file shown alone or in another list: a list numbers its videos' frames on
+    /// its own passes, and two numberings of one decoder would pull it back and forth.
+    /// Errors name the file (and the list's line) and the reason.
     static func load(_ path: String, log: Log, decoding: VideoDecoding = .auto, loaded: inout [String: ContentPicture],
-                     inList: Bool = false) throws -> ContentPicture {
-        if let picture = loaded[path] {
-            if case .playlist = picture, inList { throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list") }
-            return picture
+                     list: String? = nil) throws -> ContentPicture {
+        let listed = list.map { "\($0)\u{0}\(path)" }
+        if let picture = loaded[path] ?? listed.flatMap({ loaded[$0] }) {
+            switch picture {
+            case .playlist where list != nil:
+                throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list")
+            case .video where list != nil && loaded[path] != nil:
+                // Shown alone too: the list's own decoder, below (or already made).
+                if let own = listed.flatMap({ loaded[$0] }) { return own }
+            default:
+                return picture
+            }
         }
         let start = try FileSystem.readStart(path, for: "--content", count: 4097)
         let picture: ContentPicture
@@ -59,13 +70,13 @@ enum ContentPicture: Sendable {
             if Playlist.isShader(text) {
                 picture = .shader(path: path, source: text)
             } else {
-                guard !inList else { throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list") }
+                guard list == nil else { throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list") }
                 picture = .playlist(try ContentPlaylist(path: path, text: text, log: log, decoding: decoding, loaded: &loaded))
             }
         case .other:
             picture = .video(try VideoSource(path: path, log: log, decoding: decoding))
         }
-        loaded[path] = picture
+        if case .video = picture, let listed { loaded[listed] = picture } else { loaded[path] = picture }
         return picture
     }
 }
@@ -92,7 +103,7 @@ struct ContentPlaylist: Sendable {
         for line in lines {
             let item: ContentPicture
             do {
-                item = try ContentPicture.load(line.path, log: log, decoding: decoding, loaded: &loaded, inList: true)
+                item = try ContentPicture.load(line.path, log: log, decoding: decoding, loaded: &loaded, list: path)
             } catch let error as GloutError {
                 // The item's own error names it after "--content ".
                 let message = error.message.hasPrefix("--content ") ? String(error.message.dropFirst(10)) : error.message
@@ -134,14 +145,14 @@ struct ContentImage: Sendable {
         func failure() -> GloutError {
             let message = withUnsafeBytes(of: image.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
             png_image_free(&image)
-            return GloutError("--content \(path): not a PNG glout can read (libpng: \(message))")
+            return GloutError("--content \(Log.printable(path)): not a PNG glout can read (libpng: \(message))")
         }
         let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
         guard began != 0 else { throw failure() }
         let (width, height) = (Int(image.width), Int(image.height))
         guard width <= ContentImage.maximumSide, height <= ContentImage.maximumSide else {
             png_image_free(&image)
-            throw GloutError("--content \(path): \(width)x\(height) pixels; glout shows images of at most "
+            throw GloutError("--content \(Log.printable(path)): \(width)x\(height) pixels; glout shows images of at most "
                              + "\(ContentImage.maximumSide) pixels a side")
         }
         image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
@@ -222,7 +233,12 @@ struct ContentRendering: Sendable {
         let timeline = video.timeline
         guard let playlist else { return timeline.frame(at: local) }
         let loops = max(1, Int((playlist.durations[index] / timeline.length - 1e-9).rounded(.up)))
-        return pass * loops * timeline.count + timeline.frame(at: local)
+        // Past Int's range (a crafted file's millions of frames in a millisecond's item,
+        // passed over for years): the video's own number in the item, which stays in it.
+        let (perPass, over) = loops.multipliedReportingOverflow(by: timeline.count)
+        let (first, past) = pass.multipliedReportingOverflow(by: perPass)
+        let (number, beyond) = first.addingReportingOverflow(timeline.frame(at: local))
+        return over || past || beyond ? timeline.frame(at: local) : number
     }
 
     /// The piece after `current` (the one at `time`), when it is a video: its first

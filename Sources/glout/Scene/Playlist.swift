@@ -32,6 +32,8 @@ struct Playlist: Sendable, Equatable {
     /// The longest a list may be and the most an item may last (a day).
     static let itemLimit = 10_000
     static let longestItem = 86_400.0
+    /// The least an item may last: a millisecond, less than any refresh.
+    static let shortestItem = 0.001
 
     /// Whether a text file is a shader rather than a list: its first line that is not
     /// blank and not a comment (`//`, `/* */`) starts with GLSL's `#version`, which
@@ -64,8 +66,9 @@ struct Playlist: Sendable, Equatable {
             if let space = line.lastIndex(where: { $0 == " " || $0 == "\t" }) {
                 let word = line[line.index(after: space)...]
                 if let value = Double(word) {
-                    guard value.isFinite, value > 0, value <= longestItem else {
-                        throw PlaylistError(line: number, message: "\(word) is not a duration: give seconds above 0, at most \(Int(longestItem))")
+                    guard value.isFinite, value >= shortestItem, value <= longestItem else {
+                        throw PlaylistError(line: number, message: "\(word) is not a duration: give seconds from \(shortestItem) "
+                                            + "to \(Int(longestItem))")
                     }
                     seconds = value
                     path = line[..<space].trimmedOfBlanks

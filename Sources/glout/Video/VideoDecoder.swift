@@ -72,16 +72,28 @@ final class VideoDecoder {
     private var converterColours: (bt709: Bool, fullRange: Bool)?
     /// After the end of the stream, until the next seek: the decoder was drained.
     private var drained = false
+    /// Each key frame's start (presentation time) and the time a seek to it asks for: its
+    /// decoding time, at or before its start, because some demuxers (MPEG-TS) seek by
+    /// decoding times and would land past the key frame. In order of start; from
+    /// ``timeline()``'s scan.
+    private var keyframes: [(start: Int64, seek: Int64)] = []
+    /// The earliest time any packet of the stream has: a seek there goes to the start.
+    private var earliest: Int64?
 
     /// The largest side glout shows (llvmpipe's texture limit).
     static let maximumSide = 16384
+    /// The most pixels a frame has (8192x8192, or 16384x4096): a frame is held in several
+    /// places at once (the queue, spare memory, the textures), at 4 bytes a pixel.
+    static let mostPixels = 8192 * 8192
+    /// The most frames a file has: 48 hours at 60 frames a second.
+    static let mostFrames = 48 * 3600 * 60
 
     /// Opens `path`, its decoder as `decoding` says; errors name the file and FFmpeg's reason.
     init(path: String, decoding: VideoDecoding) throws {
         // FFmpeg's own log would reach the terminal unescaped, a line per damaged
         // macroblock: glout says what matters itself (``ffmpegReason(_:)``).
         av_log_set_level(AV_LOG_QUIET)
-        func failure(_ reason: String) -> GloutError { GloutError("--content \(path): \(reason)") }
+        func failure(_ reason: String) -> GloutError { GloutError("--content \(Log.printable(path)): \(reason)") }
         var format: UnsafeMutablePointer<AVFormatContext>?
         var codec: UnsafeMutablePointer<AVCodecContext>?
         var ready = false
@@ -90,6 +102,12 @@ final class VideoDecoder {
                 if codec != nil { avcodec_free_context(&codec) }
                 if format != nil { avformat_close_input(&format) }
             }
+        }
+        // A live stream's playlist (HLS, DASH) never ends: FFmpeg would wait for its next
+        // segment forever. A list of files is glout's own (FILE [SECONDS] lines).
+        if let streaming = VideoDecoder.streamingFormat(path) {
+            throw failure("a streaming playlist (FFmpeg's '\(streaming)'), which can wait for segments forever; glout plays a "
+                          + "video file, or a list of them in lines of FILE [SECONDS]")
         }
         // A local file only: "file:" keeps a path such as "http:x" from being taken for a
         // URL, and the whitelist keeps a playlist inside the file from reaching out.
@@ -111,8 +129,10 @@ final class VideoDecoder {
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw failure("its video codec '\(codecName)' has no decoder in this FFmpeg")
         }
-        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height) else {
-            throw failure("its video is \(width)x\(height); glout plays videos of 1 to \(VideoDecoder.maximumSide) pixels a side")
+        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height),
+              width * height <= VideoDecoder.mostPixels else {
+            throw failure("its video is \(width)x\(height); glout plays videos of 1 to \(VideoDecoder.maximumSide) pixels a side "
+                          + "and \(VideoDecoder.mostPixels) pixels at most (8192x8192, 16384x4096)")
         }
         codec = avcodec_alloc_context3(decoder)
         guard let context = codec, avcodec_parameters_to_context(context, parameters) >= 0 else {
@@ -144,6 +164,21 @@ final class VideoDecoder {
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         transferred = av_frame_alloc()
+    }
+
+    /// The demuxer FFmpeg picks for the start of `path` when it is one of those that
+    /// stream segments (HLS, DASH), else nil.
+    static func streamingFormat(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4096 + Int(glout_probe_padding()))
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+        guard count > 0 else { return nil }
+        let found = bytes.withUnsafeMutableBufferPointer { glout_probe_format(path, $0.baseAddress, Int32(count)) }
+        guard let found else { return nil }
+        let name = String(cString: found)
+        return ["hls", "applehttp", "dash"].contains(name) ? name : nil
     }
 
     /// Gives `context` a VA-API device where `decoding` allows one and the machine and the
@@ -191,40 +226,79 @@ final class VideoDecoder {
     }
 
     /// Reads every packet of the stream once, without decoding, for the frames' start
-    /// times and the end of the last: the timeline the refreshes choose from.
+    /// times and the end of the last: the timeline the refreshes choose from. A stream
+    /// some of whose packets have no presentation time is numbered in decoding order
+    /// instead, a packet a frame, at its average rate (``VideoTimeline/framed``).
     func timeline() throws -> VideoTimeline {
         let none = glout_av_nopts_value()
-        var starts: [Int64] = [], end = Int64.min, missing = false
+        var starts: [Int64] = [], end = Int64.min, packets = 0, missing = false, outOfRange = false
         while av_read_frame(format, packet) >= 0 {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == stream else { continue }
-            let pts = packet.pointee.pts
+            packets += 1
+            guard packets <= VideoDecoder.mostFrames else {
+                throw GloutError("--content \(Log.printable(path)): has more than \(VideoDecoder.mostFrames) frames")
+            }
+            let (pts, dts) = (packet.pointee.pts, packet.pointee.dts)
+            if let time = [pts, dts].filter({ $0 != none }).min() { earliest = min(earliest ?? time, time) }
             if pts == none { missing = true; continue }
+            if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 { keyframes.append((pts, dts == none ? pts : min(dts, pts))) }
             starts.append(pts)
-            end = max(end, pts &+ max(0, packet.pointee.duration))
+            let (packetEnd, overflow) = pts.addingReportingOverflow(max(0, packet.pointee.duration))
+            outOfRange = outOfRange || overflow
+            end = max(end, packetEnd)
         }
         let timeline: VideoTimeline?
         if missing || starts.isEmpty {
-            timeline = VideoTimeline(frames: starts.count, duration: 1 / (averageRate > 0 ? averageRate : 25))
+            timeline = VideoTimeline(frames: packets, duration: 1 / (averageRate > 0 ? averageRate : 25))
         } else {
             // A last packet without a duration lasts as long as the one before it.
             let sorted = starts.sorted()
-            if end <= sorted.last!, sorted.count > 1 { end = sorted.last! + (sorted.last! - sorted[sorted.count - 2]) }
-            timeline = VideoTimeline(starts: sorted, end: max(end, sorted.last! + 1), tick: tick)
+            let last = sorted[sorted.count - 1]
+            if end <= last, sorted.count > 1 {
+                let (gap, over) = last.subtractingReportingOverflow(sorted[sorted.count - 2])
+                let (after, past) = last.addingReportingOverflow(gap)
+                outOfRange = outOfRange || over || past
+                end = after
+            }
+            let (least, past) = last.addingReportingOverflow(1)
+            outOfRange = outOfRange || past || end.subtractingReportingOverflow(sorted[0]).overflow
+            guard !outOfRange else {
+                throw GloutError("--content \(Log.printable(path)): its frames' times run from \(sorted[0]) to past \(last) "
+                                 + "ticks, more than a 64-bit count of ticks holds")
+            }
+            timeline = VideoTimeline(starts: sorted, end: max(end, least), tick: tick)
         }
+        keyframes.sort { $0.start < $1.start }
         guard let timeline else {
-            throw GloutError("--content \(path): its video stream has no frames")
+            throw GloutError("--content \(Log.printable(path)): its video stream has no frames")
         }
-        guard seek(toTicks: timeline.starts[0]) else {
-            throw GloutError("--content \(path): FFmpeg cannot go back to its start")
+        guard timeline.framesPerSecond <= VideoTimeline.fastestRate else {
+            throw GloutError("--content \(Log.printable(path)): its \(timeline.count) frames last \(timeline.length) s in all; "
+                             + "glout plays at most \(Int(VideoTimeline.fastestRate)) frames a second")
+        }
+        guard timeline.framed || seek(toTicks: timeline.starts[0]) else {
+            throw GloutError("--content \(Log.printable(path)): FFmpeg cannot go back to its start")
         }
         return timeline
     }
 
-    /// Goes to the key frame at or before `ticks` and forgets what the decoder held.
+    /// Goes to the key frame at or before the frame that starts at `ticks` and forgets
+    /// what the decoder held. Where the scan saw key frames, the seek asks for the key
+    /// frame's decoding time (the start: the earliest time of the stream); else `ticks`.
     func seek(toTicks ticks: Int64) -> Bool {
-        let done = av_seek_frame(format, stream, ticks, AVSEEK_FLAG_BACKWARD) >= 0
-            || av_seek_frame(format, stream, ticks, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY) >= 0
+        var time = ticks
+        if let first = keyframes.first {
+            // The last key frame starting at or before `ticks`.
+            var (low, high) = (0, keyframes.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if keyframes[middle].start <= ticks { low = middle + 1 } else { high = middle }
+            }
+            time = low == 0 || ticks <= first.start ? min(earliest ?? first.seek, first.seek) : keyframes[low - 1].seek
+        }
+        let done = av_seek_frame(format, stream, time, AVSEEK_FLAG_BACKWARD) >= 0
+            || av_seek_frame(format, stream, time, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY) >= 0
         avcodec_flush_buffers(codec)
         drained = false
         return done
@@ -292,6 +366,7 @@ final class VideoDecoder {
         let f = frame.pointee
         let (width, height) = (Int(f.width), Int(f.height))
         guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height),
+              width * height <= VideoDecoder.mostPixels,
               let memory = pool.take(VideoPicture.bytes(width: width, height: height, conversion: conversion)) else { return nil }
         let format = AVPixelFormat(rawValue: f.format)
         let full = format == AV_PIX_FMT_YUVJ420P || f.color_range == AVCOL_RANGE_JPEG

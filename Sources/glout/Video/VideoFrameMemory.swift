@@ -26,9 +26,12 @@ final class VideoFrameMemory: @unchecked Sendable {
     final class Pool: @unchecked Sendable {
         private let blocks: Locked<(count: Int, spare: [UnsafeMutableRawPointer])>
         private let spares: Int
+        private let bytes: Int
 
-        init(spares: Int) {
+        /// At most `spares` blocks are kept, and no more than `bytes` in all (one at least).
+        init(spares: Int, bytes: Int = .max) {
             self.spares = spares
+            self.bytes = bytes
             var spare: [UnsafeMutableRawPointer] = []
             spare.reserveCapacity(spares)
             blocks = Locked((0, spare))
@@ -61,7 +64,8 @@ final class VideoFrameMemory: @unchecked Sendable {
 
         fileprivate func giveBack(_ block: UnsafeMutableRawPointer, count: Int) {
             let kept = blocks.withLock { blocks in
-                guard blocks.count == count, blocks.spare.count < spares else { return false }
+                guard blocks.count == count, blocks.spare.count < spares,
+                      blocks.spare.isEmpty || (blocks.spare.count + 1) * count <= bytes else { return false }
                 blocks.spare.append(block)
                 return true
             }

@@ -22,15 +22,17 @@ final class VideoSource: @unchecked Sendable {
     /// (``VideoConversion``). Set by ``start(conversion:)``, before the thread runs.
     private(set) var conversion = VideoConversion.shader
     /// Frames decoded ahead at most: 12, or fewer where 12 would take more than
-    /// ``queueBytes`` (a 1920x1080 frame is 3 MB as planes, 8 MB as BGRA).
+    /// ``queueBytes`` (a 1920x1080 frame is 3 MB as planes, 8 MB as BGRA), and no fewer
+    /// than 3 (2 for frames of over half that).
     var capacity: Int {
         let each = VideoPicture.bytes(width: width, height: height, conversion: conversion)
-        return min(12, max(3, VideoSource.queueBytes / max(each, 1)))
+        return min(12, max(each > VideoSource.queueBytes / 2 ? 2 : 3, VideoSource.queueBytes / max(each, 1)))
     }
     static let queueBytes = 96 << 20
     /// The frames' memory, reused: a frame let go (shown by every window, or dropped by a
-    /// seek) is the next one's, four kept spare at most.
-    private let memory = VideoFrameMemory.Pool(spares: 4)
+    /// seek) is the next one's, four kept spare at most, and no more than twice
+    /// ``queueBytes`` of them (one at least).
+    private let memory = VideoFrameMemory.Pool(spares: 4, bytes: 2 * VideoSource.queueBytes)
     /// A refresh this many frames past the newest decoded frame seeks instead of waiting
     /// for the decoder to get there (the realtime clock's start, a frozen time let go).
     private var seekDistance: Int { max(24, Int(2 * timeline.framesPerSecond)) }
@@ -65,8 +67,11 @@ final class VideoSource: @unchecked Sendable {
         width = decoder.width
         height = decoder.height
         codecName = decoder.codecName
-        textures = VideoTextures(log: log, name: path)
-        self.decoder = decoder
+        // Texture slots as the frames' memory: four, fewer for the largest frames.
+        textures = VideoTextures(capacity: min(4, 2 * VideoSource.queueBytes / max(1, 4 * width * height)), log: log, name: path)
+        // Numbered in decoding order, a pass must start at the stream's very start: a
+        // fresh open is sure to (the scan left the decoder at the end).
+        self.decoder = timeline.framed ? try VideoDecoder(path: path, decoding: decoding) : decoder
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
         pthread_cond_init(arrived, nil)
@@ -95,7 +100,7 @@ final class VideoSource: @unchecked Sendable {
         }, body) }
         guard result == 0 else {
             Unmanaged<VideoSource>.fromOpaque(body).release()
-            throw GloutError("--content \(path): cannot start its decoding thread (\(String(cString: strerror(result))))")
+            throw GloutError("--content \(Log.printable(path)): cannot start its decoding thread (\(String(cString: strerror(result))))")
         }
         running = true
     }
@@ -210,7 +215,24 @@ final class VideoSource: @unchecked Sendable {
     /// when told, and at the end of the stream goes back to its start.
     private func decode() {
         guard var decoder = locked({ self.decoder }) else { return }
-        var pass = 0, discardBelow = 0, lastIndex = -1, framesThisPass = 0
+        let name = Log.printable(path)
+        var pass = 0, discardBelow = 0, lastIndex = -1
+        // Frames the pass gave, and of those wanted, how many were made and how many failed.
+        var framesThisPass = 0, madeThisPass = 0, failedThisPass = 0, warnedFailure = false
+        // To the key frame at or before `ticks`: a seek; where FFmpeg cannot seek, or the
+        // frames are numbered in decoding order (which only the stream's start keeps
+        // exact), the file opened again at its start.
+        func rewind(toTicks ticks: Int64) -> Bool {
+            if !timeline.framed, decoder.seek(toTicks: ticks) { return true }
+            do {
+                decoder = try VideoDecoder(path: path, decoding: decoding)
+                return true
+            } catch {
+                let reason = (error as? GloutError)?.message ?? "--content \(name): cannot open it again"
+                log.warning("\(reason); the video stops at the frame it shows")
+                return false
+            }
+        }
         while true {
             pthread_mutex_lock(mutex)
             while !stopping && !needsFrames { pthread_cond_wait(wake, mutex) }
@@ -223,23 +245,35 @@ final class VideoSource: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             if let target {
                 let (p, index) = timeline.position(of: target)
-                if !decoder.seek(toTicks: timeline.starts[index]) {
-                    // A stream that cannot seek: from its start again, discarding.
-                    guard let fresh = try? VideoDecoder(path: path, decoding: decoding) else { break }
-                    decoder = fresh
+                if timeline.framed, p == pass, index > lastIndex {
+                    // Further on in this pass: decoding on to it is the exact way there.
+                    discardBelow = target
+                } else {
+                    guard rewind(toTicks: timeline.starts[index]) else { break }
+                    (pass, discardBelow, lastIndex) = (p, target, -1)
+                    (framesThisPass, madeThisPass, failedThisPass) = (0, 0, 0)
                 }
-                (pass, discardBelow, lastIndex, framesThisPass) = (p, target, -1, 0)
             }
             let began = MonotonicInstant.now.nanoseconds
             var made = 0
             let step = decoder.step { frame, start in
-                let index = start.map(timeline.index(atOrBefore:)) ?? (lastIndex + 1)
+                let index = timeline.framed ? lastIndex + 1 : start.map(timeline.index(atOrBefore:)) ?? (lastIndex + 1)
                 guard index > lastIndex, index < timeline.count else { return }
                 lastIndex = index
                 framesThisPass += 1
                 let number = pass * timeline.count + index
-                guard number >= discardBelow, let picture = decoder.picture(of: frame, number: number, conversion: conversion, pool: memory) else { return }
+                guard number >= discardBelow else { return }
+                guard let picture = decoder.picture(of: frame, number: number, conversion: conversion, pool: memory) else {
+                    failedThisPass += 1
+                    if !warnedFailure {
+                        warnedFailure = true
+                        log.warning("--content \(name): frame \(index) (\(frame.pointee.width)x\(frame.pointee.height)) could not "
+                                    + "be made into a picture (out of memory, or a size glout does not play); it is skipped")
+                    }
+                    return
+                }
                 made += 1
+                madeThisPass += 1
                 locked {
                     if seekTarget == nil, (queue.last?.number ?? Int.min) < number { queue.append(picture) }
                 }
@@ -258,17 +292,15 @@ final class VideoSource: @unchecked Sendable {
                 if !locked({ let first = !warned; warned = true; return first }) {
                     break
                 }
-                log.warning("--content \(path): skipped \(reason); playback goes on")
+                log.warning("--content \(name): skipped \(reason); playback goes on")
             case .end:
-                guard framesThisPass > 0 else {
-                    log.warning("--content \(path): a pass of the video gave no frame; it stops at the last one")
+                guard framesThisPass > 0, madeThisPass > 0 || failedThisPass == 0 else {
+                    log.warning("--content \(name): a pass of the video gave no frame glout could show; it stops at the last one")
                     return
                 }
-                if !decoder.seek(toTicks: timeline.starts[0]) {
-                    guard let fresh = try? VideoDecoder(path: path, decoding: decoding) else { return }
-                    decoder = fresh
-                }
-                (pass, lastIndex, framesThisPass) = (pass + 1, -1, 0)
+                guard rewind(toTicks: timeline.starts[0]) else { return }
+                (pass, lastIndex) = (pass + 1, -1)
+                (framesThisPass, madeThisPass, failedThisPass) = (0, 0, 0)
                 discardBelow = pass * timeline.count
             }
         }

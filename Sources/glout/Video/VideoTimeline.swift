@@ -9,23 +9,38 @@ struct VideoTimeline: Sendable, Equatable {
     let tick: Double
     /// One pass in ticks: from the first frame's start to the last frame's end.
     let lengthTicks: Int64
+    /// Whether the frames are numbered in the order the decoder gives them rather than
+    /// placed by their timestamps: a stream some of whose packets carry no presentation
+    /// time (raw H.264, MPEG program streams). Its ticks are frames.
+    let framed: Bool
+
+    /// The most frames a second glout plays: above it a crafted file's frame numbers
+    /// could outgrow Int64 on the realtime clock.
+    static let fastestRate = 1e6
 
     /// Frames of `starts` (any order; repeats are dropped) ending at `end`; nil when
-    /// there is no frame or no length, so that a timeline always has both.
+    /// there is no frame, no length, or a length beyond Int64, so that a timeline always
+    /// has both.
     init?(starts unsorted: [Int64], end: Int64, tick: Double) {
+        self.init(starts: unsorted, end: end, tick: tick, framed: false)
+    }
+
+    /// `count` frames of `duration` seconds each, numbered in decoding order (``framed``).
+    init?(frames count: Int, duration: Double) {
+        guard count > 0, duration.isFinite, duration > 0 else { return nil }
+        self.init(starts: Array(0..<Int64(count)), end: Int64(count), tick: duration, framed: true)
+    }
+
+    private init?(starts unsorted: [Int64], end: Int64, tick: Double, framed: Bool) {
         var starts = Array(Set(unsorted)).sorted()
         guard let first = starts.first, tick.isFinite, tick > 0 else { return nil }
         starts.removeAll { $0 >= end }
-        guard !starts.isEmpty, end > first else { return nil }
+        let (length, overflow) = end.subtractingReportingOverflow(first)
+        guard !starts.isEmpty, !overflow, length > 0 else { return nil }
         self.starts = starts
         self.tick = tick
-        self.lengthTicks = end - first
-    }
-
-    /// `count` frames of `duration` seconds each (a stream without timestamps).
-    init?(frames count: Int, duration: Double) {
-        guard count > 0, duration.isFinite, duration > 0 else { return nil }
-        self.init(starts: Array(0..<Int64(count)), end: Int64(count), tick: duration)
+        self.lengthTicks = length
+        self.framed = framed
     }
 
     var count: Int { starts.count }
@@ -136,6 +151,8 @@ struct VideoCadence: Sendable, Equatable {
     /// Whether a frame held `refreshes` refreshes keeps the cadence: the ratio rounded
     /// down or up (within 1% of a whole number, only that number).
     static func allowed(_ refreshes: Int, refreshesPerFrame ratio: Double) -> Bool {
+        // A frame of hours (a crafted file's): past what a count of refreshes can be.
+        guard ratio < 1e9 else { return false }
         let nearest = ratio.rounded()
         if abs(ratio - nearest) <= 0.01 * nearest { return refreshes == Int(nearest) }
         return refreshes == Int(ratio.rounded(.down)) || refreshes == Int(ratio.rounded(.up))
