@@ -406,8 +406,8 @@ final class VideoTests: IntegrationTestCase {
         let list = folder.appendingPathComponent("list.txt").path
         try "count.mp4 7\n".write(toFile: list, atomically: true, encoding: .utf8)
         let sway = try Compositor.sway(["640x360@60", "640x360@60"])
-        let glout = try sway.glout(["run", "--content", "HEADLESS-1=\(clip)", "--content", "HEADLESS-2=\(list)", "--control", "none",
-                                    "--duration", "600"])
+        let glout = try sway.glout(["run", "--content", "HEADLESS-1=\(clip)", "--content", "HEADLESS-2=\(list)",
+                                    "--control", "none", "--duration", "600"])
         try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
         for name in ["HEADLESS-1", "HEADLESS-2"] {
             var seen: Set<Int> = []

@@ -240,7 +240,7 @@ final class VideoDecoder {
                 throw GloutError("--content \(Log.printable(path)): has more than \(VideoDecoder.mostFrames) frames")
             }
             let (pts, dts) = (packet.pointee.pts, packet.pointee.dts)
-            if let time = [pts, dts].filter({ $0 != none }).min() { earliest = min(earliest ?? time, time) }
+            for time in [pts, dts] where time != none { earliest = min(earliest ?? time, time) }
             if pts == none { missing = true; continue }
             if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 { keyframes.append((pts, dts == none ? pts : min(dts, pts))) }
             starts.append(pts)

@@ -100,7 +100,8 @@ final class VideoSource: @unchecked Sendable {
         }, body) }
         guard result == 0 else {
             Unmanaged<VideoSource>.fromOpaque(body).release()
-            throw GloutError("--content \(Log.printable(path)): cannot start its decoding thread (\(String(cString: strerror(result))))")
+            throw GloutError("--content \(Log.printable(path)): cannot start its decoding thread "
+                             + "(\(String(cString: strerror(result))))")
         }
         running = true
     }
