@@ -48,16 +48,13 @@ enum ContentPicture: Sendable {
     static func load(_ path: String, log: Log, decoding: VideoDecoding = .auto, loaded: inout [String: ContentPicture],
                      list: String? = nil) throws -> ContentPicture {
         let listed = list.map { "\($0)\u{0}\(path)" }
-        if let picture = loaded[path] ?? listed.flatMap({ loaded[$0] }) {
-            switch picture {
-            case .playlist where list != nil:
-                throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list")
-            case .video where list != nil && loaded[path] != nil:
-                // Shown alone too: the list's own decoder, below (or already made).
-                if let own = listed.flatMap({ loaded[$0] }) { return own }
-            default:
-                return picture
-            }
+        switch loaded[path] {
+        case .playlist? where list != nil:
+            throw GloutError("--content \(Log.printable(path)): a list cannot be an item of a list")
+        case .video? where list != nil, nil:
+            if let listed, let own = loaded[listed] { return own }  // the list's own decoder
+        case let picture?:
+            return picture
         }
         let start = try FileSystem.readStart(path, for: "--content", count: 4097)
         let picture: ContentPicture
