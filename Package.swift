@@ -18,10 +18,14 @@ let package = Package(
         // libxkbcommon: keymaps for wl_keyboard (the library's input).
         .systemLibrary(name: "CXKBCommon", path: "Sources/CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
-        // FreeType and libpng, for glout's text, plots and snapshots (not the library's concern).
+        // FreeType and libpng, for glout's text, plots, snapshots and PNG images (not the library's concern).
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libjpeg-turbo's TurboJPEG and libwebp (with its demuxer), for --content JPEG and
+        // WebP images and animated WebP.
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // FFmpeg's libavformat, libavcodec and libswscale, for --content videos (glout's too).
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]),
@@ -30,7 +34,7 @@ let package = Package(
         // The command-line program; shaders/ is compiled into it by the EmbedShaders plugin.
         .executableTarget(
             name: "glout",
-            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG", "CFFmpeg"],
+            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG", "CJPEG", "CWebP", "CFFmpeg"],
             plugins: ["EmbedShaders"]
         ),
         .plugin(name: "EmbedShaders", capability: .buildTool()),

@@ -41,38 +41,48 @@ enum FileSystem {
 
     /// The whole of file `path` as UTF-8 text.
     static func readText(_ path: String, for option: String) throws -> String {
-        String(decoding: try readBytes(path, for: option, limit: textLimit), as: UTF8.self)
+        String(decoding: try readHeld(path, for: option, limit: textLimit).bytes, as: UTF8.self)
     }
 
     /// The first `count` bytes of file `path` (fewer when it is shorter).
     static func readStart(_ path: String, for option: String, count: Int) throws -> [UInt8] {
-        try read(path, for: option, atMost: count)
+        try read(path, for: option, atMost: count, size: count).array
     }
 
-    /// The whole of file `path`, refused when it holds more than `limit` bytes.
-    static func readBytes(_ path: String, for option: String, limit: Int) throws -> [UInt8] {
-        let bytes = try read(path, for: option, atMost: limit + 1)
+    /// The whole of file `path`, in memory C may keep pointers into for as long as the
+    /// result lives (``HeldBytes``); refused when it holds more than `limit` bytes.
+    static func readHeld(_ path: String, for option: String, limit: Int) throws -> HeldBytes {
+        let bytes = try read(path, for: option, atMost: limit + 1, size: nil)
         guard bytes.count <= limit else {
             throw GloutError("\(option) \(Log.printable(path)): more than \(limit >> 20) MiB; not a file glout reads")
         }
         return bytes
     }
 
-    /// Up to `most` bytes from the start of file `path`, in chunks of at most 64 KiB.
-    private static func read(_ path: String, for option: String, atMost most: Int) throws -> [UInt8] {
+    /// Up to `most` bytes from the start of file `path`, into memory of the file's size
+    /// (fstat; `size` if given), grown as needed for a file that grows or has no size.
+    private static func read(_ path: String, for option: String, atMost most: Int, size: Int?) throws -> HeldBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw GloutError("\(option) \(Log.printable(path)): cannot read the file (\(reason()))") }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: min(most, 65_536))
+        var info = stat()
+        let known = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+        var bytes = HeldBytes(capacity: min(most, size ?? max(known, 65_536)))
         while bytes.count < most {
-            let count = Glibc.read(fd, &chunk, min(chunk.count, most - bytes.count))
+            if bytes.count == bytes.capacity {
+                // Larger than it said (or no size): twice the room, the filled bytes moved over.
+                let larger = HeldBytes(capacity: min(most, 2 * bytes.capacity))
+                larger.start.copyMemory(from: bytes.start, byteCount: bytes.count)
+                larger.filled(bytes.count)
+                bytes = larger
+            }
+            let count = Glibc.read(fd, bytes.start + bytes.count, min(bytes.capacity - bytes.count, 1 << 20))
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw GloutError("\(option) \(Log.printable(path)): cannot read the file (\(reason()))")
             }
-            bytes += chunk[..<count]
+            bytes.filled(count)
         }
         return bytes
     }

@@ -115,7 +115,7 @@ final class Stage {
                      + "\(video.timeline.count) frames at \(String(format: "%.3f", video.timeline.framesPerSecond)) fps, "
                      + "looping every \(String(format: "%.3f", video.timeline.length)) s, decoded "
                      + (video.decodesWithVAAPI ? "by VA-API" : "in software") + ", converted to RGB by "
-                     + (conversion == .swscale ? "libswscale" : "the shader"))
+                     + (video.conversion == .swscale ? "libswscale" : "the shader"))
         }
         for case .playlist(let list) in files {
             log.info("--content \(Log.printable(list.path)): \(list.items.count) items, looping every "

@@ -1,11 +1,11 @@
 import CGLES
-import CPNG
 import WaylandOutputs
 
 /// A picture of the user's own that replaces the content view (--content [NAME=]FILE):
-/// a PNG image, which stands still, a GLSL ES 3.00 fragment shader that reads the same
-/// `Frame` inputs as glout's own views (shaders/frame.glsl), or a video FFmpeg decodes.
-/// What a file is comes from its contents, never its name.
+/// an image (PNG, JPEG, WebP, or any file FFmpeg reads as one frame), which stands still,
+/// a GLSL ES 3.00 fragment shader that reads the same `Frame` inputs as glout's own views
+/// (shaders/frame.glsl), or a video FFmpeg decodes or an animated WebP. What a file is
+/// comes from its contents, never its name.
 enum ContentPicture: Sendable {
     case image(ContentImage)
     /// The file's text, compiled with glout's shader library (so `#include "frame.glsl"`
@@ -16,18 +16,22 @@ enum ContentPicture: Sendable {
     /// A list of the others, each shown for its time in turn, looped.
     case playlist(ContentPlaylist)
 
-    /// The most a PNG file may hold: one of 16384x16384 compresses to far less.
+    /// The most an image file (PNG, JPEG, WebP) may hold: one of glout's largest
+    /// pictures compresses to far less.
     static let fileLimit = 512 << 20
 
-    /// What the start of a file tells: PNG's signature, text (a shader: no NUL byte and
-    /// valid UTF-8 in its first 4 KiB, a character cut at the end aside), else a video.
-    enum Kind: Equatable { case png, text, other }
+    /// What the start of a file tells: an image format's signature, text (a shader: no
+    /// NUL byte and valid UTF-8 in its first 4 KiB, a character cut at the end aside),
+    /// else something for FFmpeg.
+    enum Kind: Equatable { case png, jpeg, webp, text, other }
 
     /// `cut`: the file goes on past `start`, so a character may be cut in two at its end
     /// (up to three bytes of it, each 0x80 or above).
     static func kind(of start: [UInt8], cut: Bool) -> Kind {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if start.starts(with: signature) { return .png }
+        if JPEGMetadata.isJPEG(start) { return .jpeg }
+        if WebPFile.isWebP(start) { return .webp }
         if start.contains(0) { return .other }
         var text = start[...]
         for _ in 0..<4 {
@@ -38,13 +42,14 @@ enum ContentPicture: Sendable {
         return .other
     }
 
-    /// Reads `path`: a PNG when it has PNG's signature; when it is text, a fragment
-    /// shader if it starts with `#version`, else a playlist; else a video FFmpeg can
-    /// open, decoded as `decoding` says. A file already in `loaded` is not read again (a
-    /// video: not opened again), except that a video in list `list` is decoded apart from
-    /// the same file shown alone or in another list: a list numbers its videos' frames on
-    /// its own passes, and two numberings of one decoder would pull it back and forth.
-    /// Errors name the file (and the list's line) and the reason.
+    /// Reads `path`: a PNG, JPEG or WebP by its signature (an animated WebP of more than
+    /// one frame plays as a video); when it is text, a fragment shader if it starts with
+    /// `#version`, else a playlist; else what FFmpeg opens, decoded as `decoding` says: a
+    /// still where it holds one frame, else a video. A file already in `loaded` is not read
+    /// again (a video: not opened again), except that a video in list `list` is decoded
+    /// apart from the same file shown alone or in another list: a list numbers its videos'
+    /// frames on its own passes, and two numberings of one decoder would pull it back and
+    /// forth. Errors name the file (and the list's line) and the reason.
     static func load(_ path: String, log: Log, decoding: VideoDecoding = .auto, loaded: inout [String: ContentPicture],
                      list: String? = nil) throws -> ContentPicture {
         let listed = list.map { "\($0)\u{0}\(path)" }
@@ -60,8 +65,22 @@ enum ContentPicture: Sendable {
         let picture: ContentPicture
         switch kind(of: Array(start.prefix(4096)), cut: start.count > 4096) {
         case .png:
-            let bytes = try FileSystem.readBytes(path, for: "--content", limit: fileLimit)
-            picture = .image(try ContentImage(png: bytes, path: path))
+            picture = .image(try ContentImage(png: try FileSystem.readHeld(path, for: "--content", limit: fileLimit), path: path))
+        case .jpeg:
+            let file = try FileSystem.readHeld(path, for: "--content", limit: fileLimit)
+            picture = .image(try ContentImage(jpeg: file, path: path, log: log))
+        case .webp:
+            let file = try FileSystem.readHeld(path, for: "--content", limit: fileLimit)
+            if try WebPFile.isAnimated(file, path: path) {
+                let animation = try WebPAnimation(file: file, path: path)
+                picture = animation.durations.count == 1
+                    ? .image(try animation.still())
+                    : .video(try VideoSource(decoder: animation, path: path, log: log, decoding: decoding) {
+                        try WebPAnimation(file: file, path: path)
+                    })
+            } else {
+                picture = .image(try ContentImage(webp: file, path: path))
+            }
         case .text:
             let text = try FileSystem.readText(path, for: "--content")
             if Playlist.isShader(text) {
@@ -71,7 +90,16 @@ enum ContentPicture: Sendable {
                 picture = .playlist(try ContentPlaylist(path: path, text: text, log: log, decoding: decoding, loaded: &loaded))
             }
         case .other:
-            picture = .video(try VideoSource(path: path, log: log, decoding: decoding))
+            let decoder = try VideoDecoder(path: path, decoding: decoding)
+            let timeline = try decoder.timeline()
+            // Numbered in decoding order, the scan left it at the end: opened again.
+            let reopen = { try VideoDecoder(path: path, decoding: decoding) }
+            if timeline.count == 1 {
+                picture = .image(try ContentImage(onlyFrameOf: timeline.framed ? try reopen() : decoder, path: path))
+            } else {
+                picture = .video(try VideoSource(decoder: decoder, timeline: timeline, path: path, log: log, decoding: decoding,
+                                                 reopen: reopen))
+            }
         }
         if case .video = picture, let listed { loaded[listed] = picture } else { loaded[path] = picture }
         return picture
@@ -121,62 +149,6 @@ struct ContentPlaylist: Sendable {
         self.path = path
         self.items = items
         playlist = Playlist(durations: durations)
-    }
-}
-
-/// A decoded image: 8-bit RGBA, top row first.
-struct ContentImage: Sendable {
-    let path: String
-    let width: Int
-    let height: Int
-    let pixels: [UInt8]
-
-    /// The largest side GLES implementations here take as a texture (llvmpipe's limit).
-    static let maximumSide = 16384
-
-    /// Decodes a PNG of any colour type and depth to 8-bit RGBA (libpng's simplified API).
-    init(png bytes: [UInt8], path: String) throws {
-        self.path = path
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        func failure() -> GloutError {
-            let message = withUnsafeBytes(of: image.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-            png_image_free(&image)
-            return GloutError("--content \(Log.printable(path)): not a PNG glout can read (libpng: \(message))")
-        }
-        let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard began != 0 else { throw failure() }
-        let (width, height) = (Int(image.width), Int(image.height))
-        guard width <= ContentImage.maximumSide, height <= ContentImage.maximumSide else {
-            png_image_free(&image)
-            throw GloutError("--content \(Log.printable(path)): \(width)x\(height) pixels; glout shows images of at most "
-                             + "\(ContentImage.maximumSide) pixels a side")
-        }
-        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-        guard finished != 0 else { throw failure() }
-        png_image_free(&image)
-        self.width = width
-        self.height = height
-        self.pixels = pixels
-    }
-
-    /// Where the image goes in a picture of `size` pixels, as `mode` fits it: x, y,
-    /// width, height in picture pixels from the top left (parts may lie outside: fill
-    /// crops them).
-    static func placement(width: Int, height: Int, in size: Size, mode: ScaleMode)
-        -> (x: Double, y: Double, width: Double, height: Double) {
-        let (pw, ph) = (Double(size.width), Double(size.height))
-        let (iw, ih) = (Double(max(1, width)), Double(max(1, height)))
-        switch mode {
-        case .stretch:
-            return (0, 0, pw, ph)
-        case .fit, .fill:
-            let scale = mode == .fit ? min(pw / iw, ph / ih) : max(pw / iw, ph / ih)
-            let (w, h) = (iw * scale, ih * scale)
-            return ((pw - w) / 2, (ph - h) / 2, w, h)
-        }
     }
 }
 

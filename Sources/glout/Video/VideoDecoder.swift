@@ -49,7 +49,7 @@ func ffmpegReason(_ code: Int32) -> String {
 
 /// A video file opened by FFmpeg: its best video stream and a decoder for it. Used on one
 /// thread at a time (the opening thread, then ``VideoSource``'s decoding thread).
-final class VideoDecoder {
+final class VideoDecoder: FrameDecoder {
     let path: String
     let stream: Int32
     let width: Int
@@ -60,16 +60,14 @@ final class VideoDecoder {
     let averageRate: Double
     /// Whether a VA-API device decodes it (``VideoDecoding``); its frames are copied back.
     let decodesWithVAAPI: Bool
+    /// Whether the stream's frames are RGB or a palette's (GIF, PNG in a container).
+    let isRGB: Bool
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
     /// A frame the GPU decoded, copied back into memory (``decodesWithVAAPI``).
     private let transferred: UnsafeMutablePointer<AVFrame>
-    private var scaler: OpaquePointer?
-    /// The BGRA converter (``VideoConversion/swscale``) and the colours it was set up for.
-    private var converter: OpaquePointer?
-    private var converterColours: (bt709: Bool, fullRange: Bool)?
     /// After the end of the stream, until the next seek: the decoder was drained.
     private var drained = false
     /// Each key frame's start (presentation time) and the time a seek to it asks for: its
@@ -80,11 +78,6 @@ final class VideoDecoder {
     /// The earliest time any packet of the stream has: a seek there goes to the start.
     private var earliest: Int64?
 
-    /// The largest side glout shows (llvmpipe's texture limit).
-    static let maximumSide = 16384
-    /// The most pixels a frame has (8192x8192, or 16384x4096): a frame is held in several
-    /// places at once (the queue, spare memory, the textures), at 4 bytes a pixel.
-    static let mostPixels = 8192 * 8192
     /// The most frames a file has: 48 hours at 60 frames a second.
     static let mostFrames = 48 * 3600 * 60
 
@@ -129,10 +122,8 @@ final class VideoDecoder {
         guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw failure("its video codec '\(codecName)' has no decoder in this FFmpeg")
         }
-        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height),
-              width * height <= VideoDecoder.mostPixels else {
-            throw failure("its video is \(width)x\(height); glout plays videos of 1 to \(VideoDecoder.maximumSide) pixels a side "
-                          + "and \(VideoDecoder.mostPixels) pixels at most (8192x8192, 16384x4096)")
+        guard PictureLimits.allows(width: width, height: height) else {
+            throw failure("its video is \(width)x\(height); glout plays videos of \(PictureLimits.described)")
         }
         codec = avcodec_alloc_context3(decoder)
         guard let context = codec, avcodec_parameters_to_context(context, parameters) >= 0 else {
@@ -161,6 +152,8 @@ final class VideoDecoder {
         let rate = found.pointee.avg_frame_rate
         averageRate = rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0
         decodesWithVAAPI = vaapi
+        let flags = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.pointee.format))?.pointee.flags ?? 0
+        isRGB = flags & UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL) != 0
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         transferred = av_frame_alloc()
@@ -211,10 +204,6 @@ final class VideoDecoder {
     deinit { close() }
 
     private func close() {
-        if let scaler { sws_freeContext(scaler) }
-        scaler = nil
-        if let converter { sws_freeContext(converter) }
-        converter = nil
         if codec != nil { avcodec_free_context(&codec) }
         if format != nil { avformat_close_input(&format) }
         var packet: UnsafeMutablePointer<AVPacket>? = packet
@@ -304,19 +293,9 @@ final class VideoDecoder {
         return done
     }
 
-    /// What one step of decoding gave.
-    enum Step {
-        /// Frames may have been delivered; there is more.
-        case more
-        /// The stream ended and every frame held was delivered.
-        case end
-        /// A packet or frame FFmpeg could not decode, skipped; there is more.
-        case corrupt(String)
-    }
-
     /// Reads one packet and hands each frame it completes to `deliver` (with its start
     /// in ticks, nil when it has none); at the end, drains the decoder.
-    func step(_ deliver: (_ frame: UnsafeMutablePointer<AVFrame>, _ start: Int64?) -> Void) -> Step {
+    func step(_ deliver: (_ frame: UnsafeMutablePointer<AVFrame>, _ start: Int64?) -> Void) -> DecodeStep {
         if drained { return .end }
         let read = av_read_frame(format, packet)
         if read < 0 {
@@ -335,7 +314,7 @@ final class VideoDecoder {
         return receive(deliver)
     }
 
-    private func receive(_ deliver: (UnsafeMutablePointer<AVFrame>, Int64?) -> Void) -> Step {
+    private func receive(_ deliver: (UnsafeMutablePointer<AVFrame>, Int64?) -> Void) -> DecodeStep {
         while true {
             let got = avcodec_receive_frame(codec, frame)
             if got == glout_averror_again() || got == glout_averror_eof() { return .more }
@@ -355,119 +334,6 @@ final class VideoDecoder {
             deliver(decoded, start == glout_av_nopts_value() ? nil : start)
             av_frame_unref(transferred)
             av_frame_unref(frame)
-        }
-    }
-
-    /// The decoded `frame` in the form `conversion` asks for, in memory from `pool`:
-    /// planes the shader samples (copied where it is 8-bit 4:2:0, else brought to that by
-    /// libswscale), or BGRA that libswscale converts with the frame's own matrix and range.
-    func picture(of frame: UnsafeMutablePointer<AVFrame>, number: Int, conversion: VideoConversion,
-                 pool: VideoFrameMemory.Pool) -> VideoPicture? {
-        let f = frame.pointee
-        let (width, height) = (Int(f.width), Int(f.height))
-        guard (1...VideoDecoder.maximumSide).contains(width), (1...VideoDecoder.maximumSide).contains(height),
-              width * height <= VideoDecoder.mostPixels,
-              let memory = pool.take(VideoPicture.bytes(width: width, height: height, conversion: conversion)) else { return nil }
-        let format = AVPixelFormat(rawValue: f.format)
-        let full = format == AV_PIX_FMT_YUVJ420P || f.color_range == AVCOL_RANGE_JPEG
-        let bt709 = f.colorspace == AVCOL_SPC_BT709
-            || (f.colorspace != AVCOL_SPC_BT470BG && f.colorspace != AVCOL_SPC_SMPTE170M && height >= 720)
-        let made = conversion == .swscale
-            ? bgra(of: frame, into: memory.bytes, bt709: bt709, fullRange: full)
-            : planes(of: frame, into: memory.bytes)
-        guard made else { return nil }
-        return VideoPicture(number: number, width: width, height: height, form: conversion == .swscale ? .bgra : .planes,
-                            memory: memory, bt709: bt709, fullRange: full)
-    }
-
-    /// Y, then U and V interleaved, into `out`.
-    private func planes(of frame: UnsafeMutablePointer<AVFrame>, into out: UnsafeMutableRawPointer) -> Bool {
-        let f = frame.pointee
-        let (width, height) = (Int(f.width), Int(f.height))
-        let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
-        let luma = out.assumingMemoryBound(to: UInt8.self)
-        let pairs = luma + width * height
-        let format = AVPixelFormat(rawValue: f.format)
-        if format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P {
-            guard let y = f.data.0, let u = f.data.1, let v = f.data.2 else { return false }
-            VideoDecoder.copy(y, stride: Int(f.linesize.0), width: width, height: height, into: luma)
-            VideoDecoder.interleave(u, v, strides: (Int(f.linesize.1), Int(f.linesize.2)), width: cw, height: ch, into: pairs)
-            return true
-        }
-        // Another format: to 4:2:0 first, the U and V planes apart, then interleaved.
-        scaler = sws_getCachedContext(scaler, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_YUV420P,
-                                      SWS_BILINEAR, nil, nil, nil)
-        guard let scaler else { return false }
-        var blue = [UInt8](repeating: 0, count: cw * ch)
-        var red = [UInt8](repeating: 0, count: cw * ch)
-        let done = blue.withUnsafeMutableBufferPointer { b in
-            red.withUnsafeMutableBufferPointer { r in
-                guard VideoDecoder.scale(frame, with: scaler, into: [luma, b.baseAddress, r.baseAddress, nil],
-                                         strides: [Int32(width), Int32(cw), Int32(cw), 0]) > 0 else { return false }
-                VideoDecoder.interleave(b.baseAddress!, r.baseAddress!, strides: (cw, cw), width: cw, height: ch, into: pairs)
-                return true
-            }
-        }
-        return done
-    }
-
-    /// `frame` as BGRA into `out`, bottom row first (libswscale writes the rows upwards
-    /// through a negative stride, so GL gets them in its own order and no copy flips them).
-    private func bgra(of frame: UnsafeMutablePointer<AVFrame>, into out: UnsafeMutableRawPointer, bt709: Bool,
-                      fullRange: Bool) -> Bool {
-        let f = frame.pointee
-        let (width, height) = (Int(f.width), Int(f.height))
-        let format = AVPixelFormat(rawValue: f.format)
-        let previous = converter
-        // Same size: libswscale's unscaled Y'CbCr to RGB path, its SIMD code where the CPU has it.
-        converter = sws_getCachedContext(converter, f.width, f.height, format, f.width, f.height, AV_PIX_FMT_BGRA,
-                                         SWS_POINT, nil, nil, nil)
-        guard let converter else { return false }
-        if converter != previous || converterColours.map({ $0 != (bt709, fullRange) }) ?? true {
-            // The frame's matrix and range in, full-range RGB out (the table for the
-            // output matters only to a Y'CbCr output).
-            let matrix = sws_getCoefficients(bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601)
-            sws_setColorspaceDetails(converter, matrix, fullRange ? 1 : 0, matrix, 1, 0, 1 << 16, 1 << 16)
-            converterColours = (bt709, fullRange)
-        }
-        let bottom = out.assumingMemoryBound(to: UInt8.self) + (height - 1) * width * 4
-        return VideoDecoder.scale(frame, with: converter, into: [bottom, nil, nil, nil], strides: [-Int32(width * 4), 0, 0, 0]) > 0
-    }
-
-    /// sws_scale of the whole of `frame` into `planes` with `strides` (four each).
-    private static func scale(_ frame: UnsafeMutablePointer<AVFrame>, with context: OpaquePointer,
-                              into planes: [UnsafeMutablePointer<UInt8>?], strides: [Int32]) -> Int32 {
-        var planes = planes, strides = strides
-        var source = frame.pointee.data
-        var sourceStrides = frame.pointee.linesize
-        return withUnsafePointer(to: &source) { s in
-            withUnsafePointer(to: &sourceStrides) { st in
-                s.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sp in
-                    st.withMemoryRebound(to: Int32.self, capacity: 8) { stp in
-                        sws_scale(context, sp, stp, 0, frame.pointee.height, &planes, &strides)
-                    }
-                }
-            }
-        }
-    }
-
-    /// U and V, two planes of `width` x `height` samples, as pairs into `pairs` (rows of
-    /// `2 * width` bytes).
-    static func interleave(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, strides: (Int, Int), width: Int,
-                           height: Int, into pairs: UnsafeMutablePointer<UInt8>) {
-        for row in 0..<height {
-            let (a, b, o) = (u + row * strides.0, v + row * strides.1, pairs + row * 2 * width)
-            for i in 0..<width {
-                o[2 * i] = a[i]
-                o[2 * i + 1] = b[i]
-            }
-        }
-    }
-
-    private static func copy(_ plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
-                             into pixels: UnsafeMutablePointer<UInt8>) {
-        for row in 0..<height {
-            (pixels + row * width).update(from: plane + row * stride, count: width)
         }
     }
 }

@@ -54,16 +54,32 @@ final class VideoSource: @unchecked Sendable {
     private var thread = pthread_t()
     private var running = false
     private let log: Log
-    private var decoder: VideoDecoder?
+    private var decoder: (any FrameDecoder)?
+    /// The file opened anew at its start, where a seek cannot go there.
+    private let reopen: () throws -> any FrameDecoder
+    /// Makes the decoded frames into pictures (the decoding thread's own).
+    private let converter = FrameConverter()
+    /// Whether the frames are RGB, kept as BGRA whatever the conversion (``FrameDecoder/isRGB``).
+    private let isRGB: Bool
 
-    /// Opens `path` (its decoder as `decoding` says) and reads its timeline.
-    init(path: String, log: Log, decoding: VideoDecoding) throws {
-        let decoder = try VideoDecoder(path: path, decoding: decoding)
+    /// Opens `path` with FFmpeg (its decoder as `decoding` says) and reads its timeline.
+    convenience init(path: String, log: Log, decoding: VideoDecoding) throws {
+        try self.init(decoder: try VideoDecoder(path: path, decoding: decoding), path: path, log: log, decoding: decoding) {
+            try VideoDecoder(path: path, decoding: decoding)
+        }
+    }
+
+    /// The video `decoder` decodes, from file `path`, with its `timeline` (read now when
+    /// not given); `reopen` opens the file again at its start.
+    init(decoder: any FrameDecoder, timeline: VideoTimeline? = nil, path: String, log: Log, decoding: VideoDecoding,
+         reopen: @escaping () throws -> any FrameDecoder) throws {
         self.decoding = decoding
+        self.reopen = reopen
+        isRGB = decoder.isRGB
         decodesWithVAAPI = decoder.decodesWithVAAPI
         self.path = path
         self.log = log
-        timeline = try decoder.timeline()
+        self.timeline = try timeline ?? decoder.timeline()
         width = decoder.width
         height = decoder.height
         codecName = decoder.codecName
@@ -71,7 +87,7 @@ final class VideoSource: @unchecked Sendable {
         textures = VideoTextures(capacity: min(4, 2 * VideoSource.queueBytes / max(1, 4 * width * height)), log: log, name: path)
         // Numbered in decoding order, a pass must start at the stream's very start: a
         // fresh open is sure to (the scan left the decoder at the end).
-        self.decoder = timeline.framed ? try VideoDecoder(path: path, decoding: decoding) : decoder
+        self.decoder = self.timeline.framed ? try reopen() : decoder
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
         pthread_cond_init(arrived, nil)
@@ -88,10 +104,10 @@ final class VideoSource: @unchecked Sendable {
     }
 
     /// Starts the decoding thread (once), making each frame into what `conversion` says
-    /// (``VideoConversion/shader`` or ``VideoConversion/swscale``).
+    /// (``VideoConversion/shader`` or ``VideoConversion/swscale``; RGB frames always BGRA).
     func start(conversion: VideoConversion) throws {
         guard !running else { return }
-        self.conversion = conversion
+        self.conversion = isRGB ? .swscale : conversion
         let body = Unmanaged.passRetained(self).toOpaque()
         let result = withSignalsBlocked { pthread_create(&thread, nil, { argument in
             let source = Unmanaged<VideoSource>.fromOpaque(argument!).takeRetainedValue()
@@ -226,7 +242,7 @@ final class VideoSource: @unchecked Sendable {
         func rewind(toTicks ticks: Int64) -> Bool {
             if !timeline.framed, decoder.seek(toTicks: ticks) { return true }
             do {
-                decoder = try VideoDecoder(path: path, decoding: decoding)
+                decoder = try reopen()
                 return true
             } catch {
                 let reason = (error as? GloutError)?.message ?? "--content \(name): cannot open it again"
@@ -264,7 +280,7 @@ final class VideoSource: @unchecked Sendable {
                 framesThisPass += 1
                 let number = pass * timeline.count + index
                 guard number >= discardBelow else { return }
-                guard let picture = decoder.picture(of: frame, number: number, conversion: conversion, pool: memory) else {
+                guard let picture = converter.picture(of: frame, number: number, conversion: conversion, pool: memory) else {
                     failedThisPass += 1
                     if !warnedFailure {
                         warnedFailure = true

@@ -1,0 +1,38 @@
+import WaylandOutputs
+
+/// A decoded still: 8-bit RGBA, not premultiplied, top row first, upright (a JPEG's EXIF
+/// orientation applied). Decoded once for every output that shows it; each output's
+/// image.frag draws it over black.
+struct ContentImage: Sendable {
+    let path: String
+    let width: Int
+    let height: Int
+    let pixels: [UInt8]
+
+    init(path: String, width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "ContentImage: \(pixels.count) bytes for \(width)x\(height)")
+        (self.path, self.width, self.height, self.pixels) = (path, width, height, pixels)
+    }
+
+    /// The error for a picture larger than glout holds (``PictureLimits``).
+    static func tooLarge(_ path: String, width: Int, height: Int) -> GloutError {
+        GloutError("--content \(Log.printable(path)): \(width)x\(height) pixels; glout shows images of \(PictureLimits.described)")
+    }
+
+    /// Where the image goes in a picture of `size` pixels, as `mode` fits it: x, y,
+    /// width, height in picture pixels from the top left (parts may lie outside: fill
+    /// crops them).
+    static func placement(width: Int, height: Int, in size: Size, mode: ScaleMode)
+        -> (x: Double, y: Double, width: Double, height: Double) {
+        let (pw, ph) = (Double(size.width), Double(size.height))
+        let (iw, ih) = (Double(max(1, width)), Double(max(1, height)))
+        switch mode {
+        case .stretch:
+            return (0, 0, pw, ph)
+        case .fit, .fill:
+            let scale = mode == .fit ? min(pw / iw, ph / ih) : max(pw / iw, ph / ih)
+            let (w, h) = (iw * scale, ih * scale)
+            return ((pw - w) / 2, (ph - h) / 2, w, h)
+        }
+    }
+}
