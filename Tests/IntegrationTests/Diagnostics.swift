@@ -91,6 +91,12 @@ class IntegrationTestCase: XCTestCase {
         Diagnostics.shared.beginTest()
     }
 
+    /// Every integration test runs the binaries users run, built from the code as it is.
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        if let problem = Paths.binaryProblem { throw HarnessError(problem) }
+    }
+
     override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
                                 expected: Bool) {
         if !reported {

@@ -7,6 +7,7 @@ final class GeometryTests: IntegrationTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
+        try super.setUpWithError()
         folder = Paths.temporaryFolder()
     }
 

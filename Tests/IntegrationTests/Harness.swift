@@ -1,18 +1,45 @@
 import Foundation
 import XCTest
 
-/// Paths of the package and of the glout binary that `swift test` built.
+/// Paths of the package and of the glout binary the integration tests run.
 enum Paths {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The binaries the tests run: the release build, the one README builds and users run
+    /// (an optimized build frees memory after its last use, where a debug build keeps it
+    /// to the end of the scope, so only it shows a pointer that outlives its buffer), in
+    /// the same build folder as the tests (`swift build -c release` first). With
+    /// GLOUT_TEST_BUILD=debug (scripts/sanitize), the debug build beside the tests, which
+    /// carries the sanitizer.
+    static let binaries: URL = {
+        let tests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if ProcessInfo.processInfo.environment["GLOUT_TEST_BUILD"] == "debug" { return tests }
+        return tests.deletingLastPathComponent().appendingPathComponent("release")
+    }()
+
     static var glout: String {
         if let path = ProcessInfo.processInfo.environment["GLOUT_BINARY"] { return path }
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("glout").path
-        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-        return packageRoot.appendingPathComponent(".build/debug/glout").path
+        return binaries.appendingPathComponent("glout").path
     }
+
+    /// Why the binaries cannot be the code under test, or nil: glout missing, or older
+    /// than a source or shader file (a release build not made again after a change).
+    static let binaryProblem: String? = {
+        guard ProcessInfo.processInfo.environment["GLOUT_BINARY"] == nil else { return nil }
+        let manager = FileManager.default
+        guard let built = (try? manager.attributesOfItem(atPath: glout))?[.modificationDate] as? Date else {
+            return "no glout at \(glout): build it first (`swift build -c release`; scripts/test does)"
+        }
+        for folder in ["Sources", "shaders", "Examples", "Tests/TestCompositor"] {
+            let root = packageRoot.appendingPathComponent(folder)
+            for case let file as URL in manager.enumerator(at: root, includingPropertiesForKeys: [.contentModificationDateKey]) ?? .init()
+            where ((try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast) > built {
+                return "\(glout) is older than \(file.path): build it again (`swift build -c release`; scripts/test does)"
+            }
+        }
+        return nil
+    }()
 
     static var compositorScript: String { packageRoot.appendingPathComponent("scripts/compositor").path }
 
@@ -505,6 +532,7 @@ class SharedSwayTestCase: IntegrationTestCase {
     }
 
     override func setUpWithError() throws {
+        try super.setUpWithError()
         guard let compositor = SharedSwayTestCase.compositors[ObjectIdentifier(type(of: self))], compositor.isRunning else {
             throw HarnessError("headless sway did not start (scripts/compositor sway)")
         }

@@ -9,6 +9,7 @@ import XCTest
 /// against glout's targets, and the requests on the wire (WAYLAND_DEBUG).
 final class PresentationTargetTests: IntegrationTestCase {
     override func setUpWithError() throws {
+        try super.setUpWithError()
         guard Stack.current == .debian13 else {
             throw XCTSkip("Debian 12's compositors send no presentation times glout can lock to (GLOUT_STACK=debian-13)")
         }

@@ -9,6 +9,7 @@ final class SpanTests: IntegrationTestCase {
     var folder: URL!
 
     override func setUpWithError() throws {
+        try super.setUpWithError()
         folder = Paths.temporaryFolder()
     }
 
