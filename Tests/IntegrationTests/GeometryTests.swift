@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import glout
 
 /// Render sizes, mode switching, overscan, safe areas, rotation and snapshots on headless
 /// sway (and phoc, for real mode switches), judged from grim's captures.
@@ -179,6 +180,59 @@ final class GeometryTests: IntegrationTestCase {
         XCTAssertGreaterThan(firstLightColumn(shifted), firstLightColumn(plain) + 150)
         XCTAssertEqual(shifted.pixel(5, 10).r, plain.pixel(5, 10).r, "the band still reaches the left edge")
         XCTAssertEqual(shifted.pixel(1274, 10).r, plain.pixel(1274, 10).r, "and the right one")
+    }
+
+    /// A frozen picture is drawn whole, opaque, with every option that places it: overscan
+    /// (scaled and inset), a safe area, a render size of another shape (800x600 on 16:9,
+    /// whose centred viewport window once fell a third of a pixel outside its buffer, a
+    /// protocol error), mirror and span. Judged on the screen (the border black, the
+    /// picture there) and in what glout commits (GLOUT_DUMP_FRAMES: every pixel's alpha 255,
+    /// so no compositor background shows through).
+    func test_aFrozenPictureIsWholeAndOpaqueWithEveryOptionThatPlacesIt() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
+        let cases: [(String, [String], (Image) -> String?)] = [
+            ("overscan scale", ["--overscan", "HEADLESS-1=scale:10"], { screen in
+                for x in [0, 63, 1216, 1279] where !self.columnIsBlack(screen, x) { return "column \(x) is not border" }
+                for y in [0, 35, 684, 719] where !self.rowIsBlack(screen, y) { return "row \(y) is not border" }
+                return screen.isBlack(x: 64, y: 36, width: 1152, height: 648) ? "no picture inside the border" : nil
+            }),
+            ("overscan inset", ["--overscan", "HEADLESS-1=inset:5"], { screen in
+                self.columnIsBlack(screen, 0) ? "the background does not reach the edge" : nil
+            }),
+            ("safe area", ["--safe-area", "HEADLESS-1=10,20,30,40", "--overscan", "HEADLESS-1=scale:4"], { screen in
+                self.columnIsBlack(screen, 0) && !self.columnIsBlack(screen, 640) ? nil : "no 2% border, or no picture"
+            }),
+            ("800x600 fitted", ["--mode", "HEADLESS-1=800x600", "--allow-custom", "--overscan", "HEADLESS-1=scale:10"], { screen in
+                // 800x600 fitted to 960x720: bars of 160 (and the overscan's own border inside).
+                for x in [0, 150, 1130, 1279] where !self.columnIsBlack(screen, x) { return "column \(x) is not a bar" }
+                return self.columnIsBlack(screen, 640) ? "no picture" : nil
+            }),
+            ("mirror", ["--layout", "mirror", "--overscan", "scale:10"], { screen in
+                self.columnIsBlack(screen, 0) && !self.columnIsBlack(screen, 640) ? nil : "no border, or no picture"
+            }),
+            ("span", ["--layout", "span", "--control", "none", "--overscan", "scale:10"], { screen in
+                screen.isUniform ? "a uniform picture" : nil
+            }),
+        ]
+        for (name, arguments, judge) in cases {
+            let dumps = folder.appendingPathComponent(name.replacingOccurrences(of: " ", with: "-"))
+            try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+            let glout = try sway.glout(["run", "--frozen", "1", "--duration", "60"] + arguments,
+                                       extra: ["GLOUT_DUMP_FRAMES": dumps.path])
+            try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"])
+            let screen = try sway.screenshot("HEADLESS-1")
+            if let problem = judge(screen) { XCTFail("\(name): \(problem)") }
+            for output in ["HEADLESS-1", "HEADLESS-2"] {
+                let path = dumps.appendingPathComponent("\(output).png").path
+                try waitUntil("\(name): glout writes what it commits to \(output)") { FileManager.default.fileExists(atPath: path) }
+                let committed = try ContentImage(png: try FileSystem.readHeld(path, for: "dump", limit: 64 << 20), path: path)
+                let clear = stride(from: 3, to: committed.pixels.count, by: 4).filter { committed.pixels[$0] != 255 }.count
+                XCTAssertEqual(clear, 0, "\(name): \(output): \(clear) pixels glout commits are not opaque")
+            }
+            glout.signal(SIGTERM)
+            let finished = glout.wait()
+            XCTAssertEqual(finished.status, 0, "\(name): \(finished.stderr)")
+        }
     }
 
     func test_theHairlineIsOneDevicePixelAtScale1And2() throws {

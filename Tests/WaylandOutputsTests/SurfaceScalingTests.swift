@@ -21,11 +21,12 @@ final class SurfaceScalingTests: XCTestCase {
         XCTAssertEqual(plan.bufferScale, 1)
         XCTAssertEqual(plan.picture, Rect(x: 107, y: 0, width: 640, height: 480))
         let source = try! XCTUnwrap(plan.source)
-        XCTAssertEqual(source.width, 853.333, accuracy: 0.001)
-        XCTAssertEqual(source.x, 0.3333, accuracy: 0.001)
+        // (In wl_fixed_t's steps of 1/256, as the compositor gets them.)
+        XCTAssertEqual(source.width, 853.333, accuracy: 0.004)
+        XCTAssertEqual(source.x, 0.3333, accuracy: 0.004)
         XCTAssertEqual(source.height, 480)
         let scale = 1280 / source.width
-        XCTAssertEqual((Double(plan.picture.x) - source.x) * scale, 160, accuracy: 1e-6, "left bar on the output")
+        XCTAssertEqual((Double(plan.picture.x) - source.x) * scale, 160, accuracy: 0.01, "left bar on the output")
         XCTAssertEqual(plan.destination?.width, 1280)
         XCTAssertEqual(plan.destination?.height, 720)
     }
@@ -35,7 +36,38 @@ final class SurfaceScalingTests: XCTestCase {
                                        renderSize: Size(width: 1280, height: 720), mode: .fit)
         XCTAssertEqual(plan.bufferSize, Size(width: 1280, height: 2276))
         XCTAssertEqual(plan.picture, Rect(x: 0, y: 778, width: 1280, height: 720))
-        XCTAssertEqual(plan.source?.height ?? 0, 2275.556, accuracy: 0.001)
+        XCTAssertEqual(plan.source?.height ?? 0, 2275.556, accuracy: 0.004)
+    }
+
+    /// 800x600 on 1280x720: a buffer of 1067 (1066.67 exact) with the picture at 133, half
+    /// a pixel left of centre; the window centred on it would start at -0.33, which sway
+    /// ends the connection for. Every fit's window lies inside its buffer, in wl_fixed_t.
+    func test_fitsWindowIsAlwaysInsideItsBufferInFixedPointSteps() {
+        let odd = SurfaceScaling.plan(logicalSize: Size(width: 1280, height: 720), scale: 1,
+                                      renderSize: Size(width: 800, height: 600), mode: .fit)
+        XCTAssertEqual(odd.bufferSize, Size(width: 1067, height: 600))
+        XCTAssertEqual(odd.source?.x ?? -1, 0)
+        XCTAssertEqual(odd.source?.width ?? 0, 1066.664, accuracy: 0.002)
+        for (lw, lh) in [(1280, 720), (720, 1280), (1920, 1080), (1366, 768), (800, 600), (1024, 600), (3840, 1080)] {
+            for (rw, rh) in [(800, 600), (640, 480), (1279, 721), (333, 777), (1, 1), (1920, 1080), (2, 999), (1001, 3)] {
+                let plan = SurfaceScaling.plan(logicalSize: Size(width: Int32(lw), height: Int32(lh)), scale: 1,
+                                               renderSize: Size(width: Int32(rw), height: Int32(rh)), mode: .fit)
+                guard let source = plan.source else { continue }
+                let name = "\(rw)x\(rh) on \(lw)x\(lh): \(source) in \(plan.bufferSize)"
+                for value in [source.x, source.y, source.width, source.height] {
+                    XCTAssertEqual(value * 256, (value * 256).rounded(), "\(name): not a wl_fixed_t")
+                }
+                XCTAssertGreaterThanOrEqual(source.x, 0, name)
+                XCTAssertGreaterThanOrEqual(source.y, 0, name)
+                XCTAssertGreaterThan(source.width, 0, name)
+                XCTAssertGreaterThan(source.height, 0, name)
+                XCTAssertLessThanOrEqual(source.x + source.width, Double(plan.bufferSize.width), name)
+                XCTAssertLessThanOrEqual(source.y + source.height, Double(plan.bufferSize.height), name)
+                // Still around the picture: it is all inside the window.
+                XCTAssertLessThanOrEqual(source.x, Double(plan.picture.x), name)
+                XCTAssertGreaterThanOrEqual(source.x + source.width, Double(plan.picture.maxX), name)
+            }
+        }
     }
 
     func test_fitWithTheSameShapeNeedsNoSource() {

@@ -19,6 +19,22 @@ public struct ViewportSource: Sendable, Hashable {
     public init(x: Double, y: Double, width: Double, height: Double) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
+
+    /// A window of `width` x `height` centred on `picture`, in wl_fixed_t's steps (1/256)
+    /// and inside a buffer of `size`, as the protocol requires (a source outside the
+    /// buffer is a protocol error): where the picture sits half a pixel off the buffer's
+    /// centre (an odd margin), the window moves by less than that to stay inside.
+    static func centred(on picture: Rect, width: Double, height: Double, in size: Size) -> ViewportSource {
+        func axis(_ start: Int32, _ length: Int32, _ window: Double, _ buffer: Int32) -> (Double, Double) {
+            let steps = min(Int64(window * 256), Int64(buffer) * 256)
+            let centred = ((Double(start) + Double(length) / 2 - window / 2) * 256).rounded()
+            let at = min(max(0, Int64(centred)), Int64(buffer) * 256 - steps)
+            return (Double(at) / 256, Double(steps) / 256)
+        }
+        let (x, w) = axis(picture.x, picture.width, width, size.width)
+        let (y, h) = axis(picture.y, picture.height, height, size.height)
+        return ViewportSource(x: x, y: y, width: w, height: h)
+    }
 }
 
 /// The buffer a fullscreen surface needs and what wp_viewporter must do with it, for an
@@ -88,12 +104,10 @@ public struct SurfaceScaling: Sendable, Hashable {
             let exactHeight = wideOutput ? Double(rh) : Double(rw) * Double(lh) / Double(lw)
             let bw = max(rw, Int32(exactWidth.rounded(.up))), bh = max(rh, Int32(exactHeight.rounded(.up)))
             let picture = Rect(x: (bw - rw) / 2, y: (bh - rh) / 2, width: rw, height: rh)
-            // Centre the exact window on the picture.
-            let sx = Double(picture.x) + Double(rw) / 2 - exactWidth / 2
-            let sy = Double(picture.y) + Double(rh) / 2 - exactHeight / 2
             let exact = Double(bw) == exactWidth && Double(bh) == exactHeight
             return SurfaceScaling(bufferSize: Size(width: bw, height: bh), bufferScale: 1, picture: picture,
-                                  source: exact ? nil : ViewportSource(x: sx, y: sy, width: exactWidth, height: exactHeight),
+                                  source: exact ? nil : .centred(on: picture, width: exactWidth, height: exactHeight,
+                                                                 in: Size(width: bw, height: bh)),
                                   destination: logical)
         }
     }
