@@ -41,7 +41,7 @@ enum FileSystem {
 
     /// The whole of file `path` as UTF-8 text.
     static func readText(_ path: String, for option: String) throws -> String {
-        String(decoding: try readHeld(path, for: option, limit: textLimit).bytes, as: UTF8.self)
+        try readHeld(path, for: option, limit: textLimit).withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The first `count` bytes of file `path` (fewer when it is shorter).

@@ -25,10 +25,16 @@ final class HeldBytes: @unchecked Sendable {
         count += added
     }
 
-    /// The filled bytes, for C that reads them only during `body`.
+    /// The filled bytes: valid only while the object lives, so within `withExtendedLifetime`
+    /// of it, or ``withBytes(_:)``.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
     var typed: UnsafePointer<UInt8> { UnsafePointer(start.assumingMemoryBound(to: UInt8.self)) }
 
+    /// `body` with the filled bytes, the object kept alive until it returns.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(bytes) }
+    }
+
     /// A copy of the filled bytes, as an array.
-    var array: [UInt8] { Array(bytes) }
+    var array: [UInt8] { withBytes { Array($0) } }
 }

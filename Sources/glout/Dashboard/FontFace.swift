@@ -27,6 +27,8 @@ final class FontFace {
     let lineHeight: Int
     private var library: FT_Library?
     private var face: FT_Face?
+    /// The font's path as FreeType keeps it (in the face's stream) until FT_Done_Face.
+    private let pathname: UnsafeMutablePointer<CChar>
     private var cache: [UInt32: Glyph] = [:]
 
     /// Loads DejaVu Sans (fonts-dejavu-core), or `path`, at `pixelSize` pixels per em.
@@ -35,9 +37,14 @@ final class FontFace {
             throw GloutError("no DejaVu Sans font found (install fonts-dejavu-core)")
         }
         self.pixelSize = pixelSize
-        guard FT_Init_FreeType(&library) == 0 else { throw GloutError("FreeType failed to start") }
-        guard FT_New_Face(library, path, 0, &face) == 0, let face else {
+        pathname = strdup(path)
+        guard FT_Init_FreeType(&library) == 0 else {
+            free(pathname)
+            throw GloutError("FreeType failed to start")
+        }
+        guard FT_New_Face(library, pathname, 0, &face) == 0, let face else {
             FT_Done_FreeType(library)
+            free(pathname)
             throw GloutError("FreeType cannot read the font \(path)")
         }
         FT_Set_Pixel_Sizes(face, 0, FT_UInt(pixelSize))
@@ -49,6 +56,7 @@ final class FontFace {
     deinit {
         FT_Done_Face(face)
         FT_Done_FreeType(library)
+        free(pathname)
     }
 
     /// The glyph for a character (rendered once, then cached).

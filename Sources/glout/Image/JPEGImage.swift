@@ -18,7 +18,7 @@ extension ContentImage {
             let reason = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error"
             return GloutError("--content \(name): not a JPEG glout can read (libjpeg: \(Log.printable(reason)))")
         }
-        let metadata = JPEGMetadata(file.bytes)
+        let metadata = file.withBytes { JPEGMetadata($0) }
         var (width, height, subsampling, colourspace): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
         let (pixels, decoded): ([UInt8], (width: Int, height: Int)) = try withExtendedLifetime(file) {
             guard tjDecompressHeader3(handle, file.typed, UInt(file.count), &width, &height, &subsampling, &colourspace) == 0 else {

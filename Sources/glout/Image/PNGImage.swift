@@ -13,45 +13,52 @@ extension ContentImage {
     /// (libpng 1.6.39 and 1.6.48, every such file ImageMagick writes; its linear output is
     /// right).
     init(png file: HeldBytes, path: String) throws {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
+        // libpng keeps the address of the png_image between the calls too (its io_ptr):
+        // memory of our own, not a Swift variable's, whose address is only promised for
+        // the length of one call.
+        let image = UnsafeMutablePointer<png_image>.allocate(capacity: 1)
+        image.initialize(to: png_image())
+        defer { image.deallocate() }
+        image.pointee.version = UInt32(PNG_IMAGE_VERSION)
         func failure() -> GloutError {
-            let message = withUnsafeBytes(of: image.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-            png_image_free(&image)
+            let message = withUnsafeBytes(of: image.pointee.message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            png_image_free(image)
             return GloutError("--content \(Log.printable(path)): not a PNG glout can read (libpng: \(Log.printable(message)))")
         }
         let pixels: [UInt8] = try withExtendedLifetime(file) {
-            guard png_image_begin_read_from_memory(&image, file.start, file.count) != 0 else { throw failure() }
-            let (width, height) = (Int(image.width), Int(image.height))
+            guard png_image_begin_read_from_memory(image, file.start, file.count) != 0 else { throw failure() }
+            let (width, height) = (Int(image.pointee.width), Int(image.pointee.height))
             guard PictureLimits.allows(width: width, height: height) else {
-                png_image_free(&image)
+                png_image_free(image)
                 throw ContentImage.tooLarge(path, width: width, height: height)
             }
-            let sixteen = image.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0
-            image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA) | (sixteen ? UInt32(PNG_FORMAT_FLAG_LINEAR) : 0)
+            let sixteen = image.pointee.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0
+            image.pointee.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA) | (sixteen ? UInt32(PNG_FORMAT_FLAG_LINEAR) : 0)
             // A 16-bit file without gAMA or sRGB is sRGB, as other readers take it (not linear).
-            image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+            image.pointee.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
             let count = width * height * 4
             var finished: Int32 = 0
             let pixels: [UInt8]
             if sixteen {
                 let linear = [UInt16](unsafeUninitializedCapacity: count) { buffer, filled in
-                    finished = png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil)
+                    finished = png_image_finish_read(image, nil, buffer.baseAddress, 0, nil)
                     filled = count
                 }
                 guard finished != 0 else { throw failure() }
                 pixels = ContentImage.encoded(linear)
             } else {
                 pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-                    finished = png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil)
+                    finished = png_image_finish_read(image, nil, buffer.baseAddress, 0, nil)
                     filled = count
                 }
                 guard finished != 0 else { throw failure() }
             }
-            png_image_free(&image)
+            png_image_free(image)
             return pixels
         }
-        self.init(path: path, width: Int(image.width), height: Int(image.height), pixels: pixels)
+        self.init(path: path, width: Int(image.pointee.width), height: Int(image.pointee.height), pixels: pixels)
     }
 
     /// libpng's 16-bit linear RGBA (colours premultiplied by alpha) as 8-bit RGBA, the

@@ -127,7 +127,9 @@ final class VideoSource: @unchecked Sendable {
         guard running else { return }
         locked { stopping = true }
         pthread_cond_signal(wake)
-        pthread_join(thread, nil)
+        // The last owner may let go on the decoding thread itself (its own reference, once
+        // it stopped on its own): a thread cannot join itself, so it is detached.
+        if pthread_equal(pthread_self(), thread) != 0 { pthread_detach(thread) } else { pthread_join(thread, nil) }
         running = false
     }
 
