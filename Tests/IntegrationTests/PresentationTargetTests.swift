@@ -94,6 +94,32 @@ final class PresentationTargetTests: IntegrationTestCase {
         }
     }
 
+    /// --stats-json reports the steady state apart from start-up, as bench does: the
+    /// frames committed in each output's first second in `startup_landing`, the rest in
+    /// `landing`, together every presented frame --landings-json holds.
+    func test_statsJSONReportsTheSteadyStateApartFromStartUp() throws {
+        let kwin = try Compositor.kwin(outputs: 2)
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stats = folder.appendingPathComponent("stats.json").path, log = folder.appendingPathComponent("landings.json").path
+        let finished = try kwin.glout(["run", "--duration", "3", "--stats-json", stats, "--landings-json", log])
+            .wait(timeout: 10 + Timing.patience)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let landed = Dictionary(uniqueKeysWithValues: (try readJSON(log)["outputs"] as? [[String: Any]] ?? []).map {
+            ($0["name"] as? String ?? "", ($0["frames"] as? [[String: Any]] ?? []).count)
+        })
+        let outputs = outputsByName(try readJSON(stats))
+        XCTAssertEqual(outputs.count, 2)
+        for (name, output) in outputs {
+            let steady = output["landing"] as? [String: Any] ?? [:], startup = output["startup_landing"] as? [String: Any] ?? [:]
+            XCTAssertEqual(steady["source"] as? String, "presentation", "\(name): \(output)")
+            XCTAssertGreaterThan(number(startup, "frames"), 10, "\(name): the first second's frames: \(output)")
+            XCTAssertGreaterThan(number(steady, "frames"), 60, "\(name): two seconds' frames: \(output)")
+            XCTAssertEqual(Int(number(steady, "frames") + number(startup, "frames")), landed[name], "\(name): \(output)")
+            XCTAssertGreaterThanOrEqual(number(steady, "p99_abs_ms"), number(steady, "p99_ms"), "\(name)")
+        }
+    }
+
     /// --landings-json holds each frame's target and landing, on CLOCK_MONOTONIC with the
     /// offset to CLOCK_REALTIME, for setting two glouts' frames side by side.
     func test_landingsJSONHoldsEveryFramesTargetAndWhenItLanded() throws {

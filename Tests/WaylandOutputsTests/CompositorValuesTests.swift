@@ -89,6 +89,15 @@ final class CompositorValuesTests: XCTestCase {
         XCTAssertEqual(CompositorValues.presentedRefresh(UInt32.max).value, 0)
     }
 
+    /// A sequence counts refreshes only where the presentation was vsync'd: headless
+    /// mutter 48's counts its frames (flags 4, hw_completion alone).
+    func test_aPresentationSequenceCountsRefreshesOnlyWhereItWasVsynced() {
+        XCTAssertEqual(CompositorValues.presentedSequence(42, flags: 0x1), 42)
+        XCTAssertEqual(CompositorValues.presentedSequence(42, flags: 0x7), 42)
+        XCTAssertEqual(CompositorValues.presentedSequence(42, flags: 0x4), 0)
+        XCTAssertEqual(CompositorValues.presentedSequence(42, flags: 0), 0)
+    }
+
     func test_anOutputStateFedEveryExtremeStillPublishesAUsableOutput() {
         var state = OutputState(id: 9)
         state.expectXdgOutput(version: 3)

@@ -58,6 +58,29 @@ final class RefreshPhaseTests: XCTestCase {
         XCTAssertEqual(phase.samples, 11, "taken into the grid, not seen as a jump")
     }
 
+    /// Headless mutter 48 counts frames in its sequence, without the vsync flag: frames
+    /// after gaps of three refreshes came with sequences one apart. Taken as refreshes,
+    /// each read as two refreshes off the grid: three in a row were a jump, three jumps in
+    /// 2 s a period of its own, measured too short, and the grid never locked again. The
+    /// feedback now passes such a sequence on as none (CompositorValues.presentedSequence),
+    /// and the grid counts by time.
+    func test_aSequenceThatCountsFramesNotRefreshesIsIgnoredAndTheGridHolds() throws {
+        var phase = RefreshPhase()
+        var time = base, frames: UInt64 = 0
+        for i in 0..<120 {
+            // Every tenth frame comes three refreshes after the one before.
+            time += (i % 10 == 9 ? 3 : 1) * period
+            frames += 1
+            let sequence = CompositorValues.presentedSequence(frames, flags: 0x4)
+            phase.presented(at: UInt64(Int64(time) + jitter(i)), refresh: period, sequence: sequence, nominal: period)
+        }
+        XCTAssertTrue(phase.isLocked)
+        XCTAssertFalse(phase.measuresOwnPeriod, "the gaps were taken for a period of its own")
+        XCTAssertEqual(phase.period, period)
+        let next = try XCTUnwrap(phase.refresh(after: time + 1_000_000))
+        XCTAssertLessThan((Int64(next) - Int64(time + period)).magnitude, 300_000)
+    }
+
     func test_aJumpOfHalfAPeriodRestartsTheGridAfterThreeFrames() throws {
         var phase = RefreshPhase()
         for i in 0..<10 { phase.presented(at: base + UInt64(i) * period, refresh: UInt64(period), sequence: 0, nominal: period) }

@@ -1,3 +1,5 @@
+import CWayland
+
 /// The ranges within which the library takes the numbers a compositor sends, and what it
 /// does with one outside them. A compositor is input like any other: every size, scale,
 /// transform, refresh and time passes through here where it enters (the ``Output`` built
@@ -194,6 +196,15 @@ enum CompositorValues {
         }
         if let previous, time < previous { return .failure(.backwards) }
         return .success(time)
+    }
+
+    /// wp_presentation_feedback.presented seq as a count of refreshes: only where the
+    /// presentation was vsync'd (the kind's vsync flag), else 0 (none). Headless mutter
+    /// sends a sequence that counts its frames, not its refreshes, with flags 4 (no vsync):
+    /// a frame after a 50 ms gap came with a sequence one more, which read as a jump of
+    /// two refreshes off the grid.
+    public static func presentedSequence(_ sequence: UInt64, flags: UInt32) -> UInt64 {
+        flags & WP_PRESENTATION_FEEDBACK_KIND_VSYNC.rawValue != 0 ? sequence : 0
     }
 
     /// wp_presentation_feedback.presented refresh: within ``refreshPeriods``, or 0

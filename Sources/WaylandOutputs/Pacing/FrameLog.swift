@@ -57,51 +57,71 @@ public struct FrameLanding: Sendable, Equatable {
     public var targetSource: DisplayLinkFrame.TargetSource
     public var landed: MonotonicInstant
     public var source: Source
+    /// When the frame was committed: a report tells the frames of start-up by it.
+    public var commit: MonotonicInstant
 
     public init(index: UInt64, target: MonotonicInstant, landed: MonotonicInstant, source: Source,
-                targetSource: DisplayLinkFrame.TargetSource = .estimate) {
+                targetSource: DisplayLinkFrame.TargetSource = .estimate, commit: MonotonicInstant? = nil) {
         (self.index, self.target, self.landed, self.source, self.targetSource) = (index, target, landed, source, targetSource)
+        self.commit = commit ?? target
     }
 
     /// How late the frame landed (negative: early).
     public var error: Duration { landed - target }
 }
 
-/// The recent frames of one output: all of them, or the last `capacity`.
+/// The recent frames of one output: all of them, or the last `capacity` and the first
+/// ``opening`` (the start-up a report tells apart, which a long run would otherwise trim).
 public struct FrameLog: Sendable {
     /// How many samples are kept; nil keeps every one.
     public let capacity: Int?
     public private(set) var samples: [FrameSample] = []
+    /// The first frames, where a capacity trims `samples`: kept whole (and updated as their
+    /// feedback comes) once they have left it.
+    public private(set) var opening: [FrameSample] = []
+    /// How many of the first frames are kept apart: more than the first second has at 240 Hz.
+    public static let openingCount = 512
 
     public init(capacity: Int?) {
         self.capacity = capacity
-        if let capacity { samples.reserveCapacity(capacity * 2) }
+        if let capacity {
+            samples.reserveCapacity(capacity * 2)
+            opening.reserveCapacity(FrameLog.openingCount)
+        }
     }
 
     public mutating func append(_ sample: FrameSample) {
         samples.append(sample)
         // Trim in chunks, so appending stays amortised O(1) and allocation-free.
         if let capacity, samples.count >= capacity * 2 {
-            samples.removeFirst(samples.count - capacity)
+            let trimmed = samples.count - capacity
+            let kept = min(trimmed, FrameLog.openingCount - opening.count)
+            if kept > 0 { opening.append(contentsOf: samples[..<kept]) }
+            samples.removeFirst(trimmed)
         }
     }
 
     /// When each kept frame landed, where that is known: its presentation time, else the
     /// arrival of the frame callback that started the next frame (which the compositor
-    /// sent when it used this one). Frames without a target, discarded frames and the
-    /// last frame (nothing followed it yet) are left out.
+    /// sent when it used this one). On an output whose compositor answers presentation
+    /// feedback, only presented frames count: a callback is not a presentation, and one
+    /// frame timed by it among presented ones is off by its own measure. Frames without a
+    /// target, discarded frames and the last frame (nothing followed it yet) are left out.
     public var landings: [FrameLanding] {
+        let presents = samples.contains { $0.presented != nil } || opening.contains { $0.presented != nil }
         var result: [FrameLanding] = []
-        result.reserveCapacity(samples.count)
-        for (position, sample) in samples.enumerated() {
-            guard let target = sample.target, !sample.discarded else { continue }
-            if let presented = sample.presented {
-                result.append(FrameLanding(index: sample.index, target: target, landed: presented, source: .presentation,
-                                           targetSource: sample.targetSource ?? .estimate))
-            } else if position + 1 < samples.count, samples[position + 1].index == sample.index + 1,
-                      let arrival = samples[position + 1].callbackArrival, arrival > sample.commit {
-                result.append(FrameLanding(index: sample.index, target: target, landed: arrival, source: .frameCallback,
-                                           targetSource: sample.targetSource ?? .estimate))
+        result.reserveCapacity(opening.count + samples.count)
+        for frames in [opening, samples] {
+            for (position, sample) in frames.enumerated() {
+                guard let target = sample.target, !sample.discarded else { continue }
+                if let presented = sample.presented {
+                    result.append(FrameLanding(index: sample.index, target: target, landed: presented, source: .presentation,
+                                               targetSource: sample.targetSource ?? .estimate, commit: sample.commit))
+                } else if !presents, position + 1 < frames.count, frames[position + 1].index == sample.index + 1,
+                          let arrival = frames[position + 1].callbackArrival, arrival > sample.commit {
+                    result.append(FrameLanding(index: sample.index, target: target, landed: arrival, source: .frameCallback,
+                                               targetSource: sample.targetSource ?? .estimate, commit: sample.commit))
+                }
             }
         }
         return result
@@ -109,17 +129,24 @@ public struct FrameLog: Sendable {
 
     /// The sample of frame `index`, if it is still kept.
     func sample(_ index: UInt64) -> FrameSample? {
-        guard let first = samples.first, index >= first.index else { return nil }
-        let position = Int(index - first.index)
-        guard position < samples.count, samples[position].index == index else { return nil }
-        return samples[position]
+        if let position = FrameLog.position(of: index, in: samples) { return samples[position] }
+        return FrameLog.position(of: index, in: opening).map { opening[$0] }
     }
 
     /// Changes the sample of frame `index`, if it is still kept.
     mutating func update(frame index: UInt64, _ change: (inout FrameSample) -> Void) {
-        guard let first = samples.first, index >= first.index else { return }
+        if let position = FrameLog.position(of: index, in: samples) {
+            change(&samples[position])
+        } else if let position = FrameLog.position(of: index, in: opening) {
+            change(&opening[position])
+        }
+    }
+
+    /// Where frame `index` is in `frames` (consecutive indices), if there.
+    private static func position(of index: UInt64, in frames: [FrameSample]) -> Int? {
+        guard let first = frames.first, index >= first.index else { return nil }
         let position = Int(index - first.index)
-        guard position < samples.count, samples[position].index == index else { return }
-        change(&samples[position])
+        guard position < frames.count, frames[position].index == index else { return nil }
+        return position
     }
 }

@@ -143,13 +143,13 @@ final class PresentationFeedback {
             lastPresented = time
             let period = CompositorValues.presentedRefresh(refresh)
             if let problem = period.problem { onProblem?(problem) }
-            var counted = sequence
-            if sequence < lastSequence {
+            var counted = CompositorValues.presentedSequence(sequence, flags: flags)
+            if counted > 0, counted < lastSequence {
                 onProblem?(.init(event: "wp_presentation_feedback.presented sequence", value: "\(sequence) after \(lastSequence)",
                                  instead: "taking it as unknown"))
                 counted = 0
-            } else {
-                lastSequence = sequence
+            } else if counted > 0 {
+                lastSequence = counted
             }
             return .presented(time: MonotonicInstant(nanoseconds: time), refresh: .nanoseconds(Int64(period.value)),
                               sequence: counted, flags: flags)

@@ -9,7 +9,8 @@
 /// a quarter of the way at a time, so that one late timestamp moves it little, except
 /// where an output's presentations well off the grid have lately been steps that the
 /// refreshes after them kept (headless wlroots): such a one is followed at once. Refresh
-/// counts come from the sequence where the compositor gives one (mutter), else from the
+/// counts come from the sequence where the compositor gives one with a vsync'd
+/// presentation (``CompositorValues/presentedSequence(_:flags:)``), else from the
 /// distance in periods. A presentation off the grid by more than a quarter period is
 /// ignored, and three in a row are a jump: the grid starts again from the last one.
 /// Presentations that keep drifting one way off the period said, or jump three times in

@@ -116,7 +116,7 @@ final class BenchCommand {
         for output in outputs {
             let log = windows[output.id]?.frameLog ?? coupled?.frameLog(of: output.id) ?? FrameLog(capacity: nil)
             let samples = log.samples.filter { $0.commit >= measuredFrom }
-            let startup = log.samples.filter { $0.commit < measuredFrom }
+            let startup = (log.opening + log.samples).filter { $0.commit < measuredFrom }
             let statistics = windows[output.id]?.statistics
             let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? .nanoseconds(16_666_667)
             let pacing = OutputPacing(samples: samples, period: UInt64(period.inNanoseconds))

@@ -193,7 +193,13 @@ final class RunCommand {
         let stats = window.statistics, output = window.output
         let videos = stage.telemetry.videos(output.id).map(VideoReport.init)
         let shown = videos.reduce(0) { $0 + $1.frames_shown }
-        landings.append((output.name, window.landings))
+        // Start-up apart, as bench has it: the frames committed in the output's first
+        // second (the window mapped, the grid not yet learnt).
+        let warm = stats.firstCommit.map { $0 + .nanoseconds(Int64(BenchCommand.warmUp * 1e9)) }
+        let all = window.landings
+        let steady = all.filter { landing in warm.map { landing.commit >= $0 } ?? true }
+        let startup = all.filter { landing in warm.map { landing.commit < $0 } ?? false }
+        landings.append((output.name, all))
         if options.landingsJSON != nil { videoFrames[output.name] = stage.telemetry.videoFrames(output.id) }
         var firstFrame: Double?
         if let first = stats.firstCommit, let announced = window.announced {
@@ -204,7 +210,7 @@ final class RunCommand {
                      pixel_height: output.pixelSize.height, first_frame_ms: firstFrame, suspensions: stats.suspensions,
                      buffer_waits: stats.bufferWaits, presentation_rejected: stats.presentationRejected,
                      disconnected: disconnected, placement: .init(stats.placement, output: output),
-                     landing: LandingSummary(window.landings), fifo: stats.usesFifo, commit_timing: stats.usesCommitTiming,
+                     landing: LandingSummary(steady), startup_landing: LandingSummary(startup), fifo: stats.usesFifo, commit_timing: stats.usesCommitTiming,
                      timestamped_commits: stats.timestampedCommits, timestamps_held: stats.heldTimestamps,
                      video: videos.count == 1 ? videos[0] : nil,
                      cpu_ms_per_video_frame: shown > 0 ? stats.cpuTime.inSeconds * 1e3 / Double(shown) : nil,

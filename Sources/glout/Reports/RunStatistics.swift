@@ -25,8 +25,11 @@ struct RunStatistics: Encodable {
         /// Where the compositor put the window when it closed (its last frame, and what the
         /// compositor said after it).
         var placement: Placement
-        /// How far from their targets its last frames (up to 4096) landed.
+        /// How far from their targets its frames landed in the steady state (its last, up
+        /// to 4096, committed a second or more after its first), and in its start-up
+        /// second, as bench reports them.
         var landing: LandingSummary?
+        var startup_landing: LandingSummary?
         /// Whether commits carried wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps,
         /// how many carried a timestamp, and how many the compositor seemed to hold for
         /// one ahead of its commit (each remade the surface).

@@ -14,6 +14,8 @@ struct LandingSummary: Encodable, Equatable {
     var p99_ms: Double
     var max_ms: Double
     var min_ms: Double
+    /// The 99th percentile of how far off each frame landed, early or late.
+    var p99_abs_ms: Double
 
     init?(_ landings: [FrameLanding]) {
         guard !landings.isEmpty else { return nil }
@@ -28,6 +30,7 @@ struct LandingSummary: Encodable, Equatable {
         p99_ms = IntervalSummary.percentile(errors, 99)
         max_ms = errors.last!
         min_ms = errors.first!
+        p99_abs_ms = IntervalSummary.percentile(errors.map(\.magnitude).sorted(), 99)
     }
 }
 
