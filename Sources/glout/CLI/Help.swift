@@ -176,11 +176,14 @@ enum Help {
                           refreshes (default 60; 0: none)
       --content [NAME=]FILE
                           show FILE instead of the content view on output NAME (or
-                          every output), by what FILE holds, not its name: a PNG,
-                          fitted as --scale-mode says and drawn once (it costs
-                          nothing while it stands); a GLSL ES 3.00 fragment shader
+                          every output), by what FILE holds, not its name: an
+                          image (PNG, JPEG turned upright by its EXIF orientation,
+                          WebP, or a still FFmpeg reads: GIF, BMP, TIFF), fitted
+                          as --scale-mode says and drawn once (it costs nothing
+                          while it stands); a GLSL ES 3.00 fragment shader
                           that may #include "frame.glsl" and "canvas.glsl" for
-                          glout's inputs; or a video FFmpeg decodes (no sound),
+                          glout's inputs; or a video FFmpeg decodes or an animated
+                          WebP (no sound),
                           looped, each refresh showing the frame its target time
                           calls for on the --clock (repeatable; the primary shows
                           it too with --control none). In span an image or video
