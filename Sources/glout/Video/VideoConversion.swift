@@ -6,7 +6,7 @@
 /// new frame, while libswscale's SIMD code converts a frame in a fraction of that: so
 /// there, the decoding thread converts each frame once for every output, ahead of need,
 /// and each output only copies it (BENCHMARKS.md, "Video").
-enum VideoConversion: String, Sendable {
+enum VideoConversion: String, Sendable, CaseIterable {
     /// libswscale where GL rasterizes on the CPU, the shader elsewhere (the default).
     case auto
     /// video.frag, per output, from the Y and U/V planes.

@@ -5,7 +5,7 @@
 /// each frame is copied back (`av_hwframe_transfer_data`, as NV12) for the same
 /// conversion a software frame takes. A machine without one (llvmpipe, as in the tests)
 /// decodes in software on FFmpeg's own threads.
-enum VideoDecoding: String, Sendable {
+enum VideoDecoding: String, Sendable, CaseIterable {
     /// VA-API where a device opens and the codec has a VA-API decoder, else software.
     case auto
     /// FFmpeg's software decoder only.

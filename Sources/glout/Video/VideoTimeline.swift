@@ -82,7 +82,7 @@ struct VideoTimeline: Sendable, Equatable {
 }
 
 /// --video-sync: how a video's time follows the content clock.
-enum VideoSync: String, Sendable {
+enum VideoSync: String, Sendable, CaseIterable {
     /// Exactly: each refresh shows the frame of its target time (the default; walls).
     case time
     /// Where the refresh rate is within 1% of a whole number of frames, the video plays
