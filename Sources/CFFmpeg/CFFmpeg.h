@@ -12,7 +12,6 @@
 // Macros Swift does not import.
 static inline int glout_averror_again(void) { return AVERROR(EAGAIN); }
 static inline int glout_averror_eof(void) { return AVERROR_EOF; }
-static inline int glout_averror_invalid_data(void) { return AVERROR_INVALIDDATA; }
 static inline int64_t glout_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 // Whether `codec` can decode through a VA-API device context (the GPU's decoder).

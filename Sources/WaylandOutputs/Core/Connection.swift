@@ -188,6 +188,6 @@ public final class Connection: @unchecked Sendable {
 }
 
 /// getenv as a Swift string.
-func environment(_ name: String) -> String? {
+package func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }

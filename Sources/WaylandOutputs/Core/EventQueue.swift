@@ -64,16 +64,12 @@ public final class EventQueue: @unchecked Sendable {
             if dispatchPending() < 0 { throw lostError() }
             return []
         }
-        // Flush what this and other threads queued; a full socket is retried on POLLOUT.
-        var events = Int16(POLLIN)
-        if wl_display_flush(display) < 0 {
-            if errno == EAGAIN {
-                events |= Int16(POLLOUT)
-            } else if errno != EPIPE {
-                let code = errno
-                wl_display_cancel_read(display)
-                throw connection.failure() ?? .connectionLost(errno: code, message: nil)
-            }
+        let events: Int16
+        do {
+            events = try flushForPoll()
+        } catch {
+            wl_display_cancel_read(display)
+            throw error
         }
         let polled: (socket: Int16, watching: [Int32])
         do {
@@ -106,6 +102,19 @@ public final class EventQueue: @unchecked Sendable {
         return polled.watching
     }
 
+    /// Flushes what this and other threads queued, and says what to poll the socket for:
+    /// input, and output too where the socket is full (the flush is retried on POLLOUT).
+    /// A failure other than a closed socket (whose error the read then finds) throws.
+    private func flushForPoll() throws -> Int16 {
+        guard wl_display_flush(connection.display) < 0 else { return Int16(POLLIN) }
+        if errno == EAGAIN { return Int16(POLLIN | POLLOUT) }
+        guard errno == EPIPE else {
+            let code = errno
+            throw connection.failure() ?? .connectionLost(errno: code, message: nil)
+        }
+        return Int16(POLLIN)
+    }
+
     /// The main queue's wait (``Connection/dispatch(timeout:watching:)``): as
     /// ``dispatch(timeout:watching:)``, but not prepared to read while it waits. It polls
     /// the socket and reads what it finds there unread (its render threads busy, or none),
@@ -119,15 +128,7 @@ public final class EventQueue: @unchecked Sendable {
         }
         // Not a reader while it waits: the readers that are do not wait for this thread.
         wl_display_cancel_read(display)
-        var events = Int16(POLLIN)
-        if wl_display_flush(display) < 0 {
-            if errno == EAGAIN {
-                events |= Int16(POLLOUT)
-            } else if errno != EPIPE {
-                let code = errno
-                throw connection.failure() ?? .connectionLost(errno: code, message: nil)
-            }
-        }
+        let events = try flushForPoll()
         let socket = wl_display_get_fd(display)
         let polled = try poll((socket, events), timeout: timeout, watching: watching)
         // Prepared, this thread holds what the socket has until it reads or cancels: no other

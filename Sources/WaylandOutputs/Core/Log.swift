@@ -87,7 +87,7 @@ enum LibwaylandLog {
 }
 
 /// Writes text to file descriptor 2 in one write(2), so lines from threads do not interleave.
-func writeStandardError(_ text: String) {
+package func writeStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }

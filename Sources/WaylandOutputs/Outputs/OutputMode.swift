@@ -20,6 +20,9 @@ public struct OutputMode: Sendable, Hashable, CustomStringConvertible {
     /// The refresh rate in hertz, 0 when unknown.
     public var refreshRate: Double { Double(refreshMilliHertz) / 1000 }
 
+    /// The period taken where an output gives no refresh: 60 Hz's.
+    public static let assumedRefreshPeriod = Duration.nanoseconds(16_666_667)
+
     /// The refresh period, or nil when the refresh is unknown.
     public var refreshPeriod: Duration? {
         refreshMilliHertz > 0 ? .nanoseconds(1_000_000_000_000 / Int64(refreshMilliHertz)) : nil

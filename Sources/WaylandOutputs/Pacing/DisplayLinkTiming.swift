@@ -90,7 +90,7 @@ struct DisplayLinkTiming: Sendable {
         if let presentedPeriod, presentedPeriod > 0 { return presentedPeriod }
         if let modePeriod, modePeriod > 0 { return modePeriod }
         if recentIntervals.count >= 4 { return recentIntervals.sorted()[recentIntervals.count / 2] }
-        return 16_666_667
+        return UInt64(OutputMode.assumedRefreshPeriod.inNanoseconds)
     }
 
     /// The frame interval in effect: from `preferredFramesPerSecond` when set.

@@ -249,7 +249,7 @@ struct RefreshPhase: Sendable, Equatable {
     /// The mean of `errors`, each capped at a quarter period; nil for fewer than 8.
     private func score(_ errors: [UInt64]) -> UInt64? {
         guard errors.count >= 8 else { return nil }
-        let cap = (period ?? 16_666_667) / 4
+        let cap = (period ?? UInt64(OutputMode.assumedRefreshPeriod.inNanoseconds)) / 4
         return errors.reduce(0) { $0 + min($1, cap) } / UInt64(errors.count)
     }
 

@@ -182,9 +182,6 @@ public final class OutputWindow: @unchecked Sendable {
     /// A copy of the window's recent frames.
     public var frameLog: FrameLog { shared.withLock { $0.frameLog } }
 
-    /// Reads the recent frames in place, without copying them.
-    public func withFrameLog<T>(_ body: (FrameLog) -> T) -> T { shared.withLock { body($0.frameLog) } }
-
     /// How the display link paces this output; a change applies at the next frame.
     public var displayLinkSettings: DisplayLinkSettings {
         get { shared.withLock { $0.settings } }

@@ -3,14 +3,6 @@ import WaylandOutputs
 
 let log = Log.standardError(prefix: "glout: ", minimum: environment("GLOUT_DEBUG") != nil ? .debug : .info)
 
-func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
-
-/// Writes text to standard error in one write(2), so lines from threads do not interleave.
-func writeStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
-}
-
 func exitFor(_ error: any Error) -> Never {
     let failure = GloutError(error)
     var message = "glout: \(failure.message)\n"

@@ -118,7 +118,7 @@ final class BenchCommand {
             let samples = log.samples.filter { $0.commit >= measuredFrom }
             let startup = (log.opening + log.samples).filter { $0.commit < measuredFrom }
             let statistics = windows[output.id]?.statistics
-            let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? .nanoseconds(16_666_667)
+            let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? OutputMode.assumedRefreshPeriod
             let pacing = OutputPacing(samples: samples, period: UInt64(period.inNanoseconds))
             let interval = windows[output.id]?.displayLinkSettings
                 .effectiveInterval(refreshPeriod: UInt64(max(0, period.inNanoseconds))) ?? 1

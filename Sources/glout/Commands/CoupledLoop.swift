@@ -104,7 +104,7 @@ final class CoupledLoop: @unchecked Sendable {
                 surface.update()
                 try surface.makeCurrent(context)
                 let start = MonotonicInstant.now, cpuBefore = threadCPUTime()
-                let period = Duration.nanoseconds(16_666_667)
+                let period = OutputMode.assumedRefreshPeriod
                 let frame = DisplayLinkFrame(index: frames[index], timestamp: start, targetTimestamp: start + period,
                                              duration: period)
                 let target = surface.target

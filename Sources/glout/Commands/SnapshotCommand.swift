@@ -41,7 +41,7 @@ enum SnapshotCommand {
         return try withFramebuffer(size: target.pixelSize, what: output.name, bgra: bgra) { framebuffer, storesBGRA in
             // The first frame a window draws: frame 0, stamped at scene time 0 (or --frozen).
             let start = MonotonicInstant(nanoseconds: stage.scene.snapshot.start)
-            let frame = DisplayLinkFrame(index: 0, timestamp: start, targetTimestamp: start, duration: .nanoseconds(16_666_667))
+            let frame = DisplayLinkFrame(index: 0, timestamp: start, targetTimestamp: start, duration: OutputMode.assumedRefreshPeriod)
             var target = target
             target.framebuffer = framebuffer
             target.storesBGRA = storesBGRA

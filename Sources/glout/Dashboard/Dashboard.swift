@@ -263,7 +263,7 @@ final class Dashboard {
                 times[n] = t
                 n += 1
             }
-            return (n, Double(entry.output.currentMode?.refreshPeriod?.inNanoseconds ?? 16_666_667))
+            return (n, Double((entry.output.currentMode?.refreshPeriod ?? OutputMode.assumedRefreshPeriod).inNanoseconds))
         }
     }
 
@@ -272,7 +272,7 @@ final class Dashboard {
     private func worstLanding(of id: UInt32) -> Int64? {
         telemetry.read { entries in
             guard let entry = entries[id], entry.landingCount > 0 else { return nil }
-            let period = entry.output.currentMode?.refreshPeriod?.inNanoseconds ?? 16_666_667
+            let period = (entry.output.currentMode?.refreshPeriod ?? OutputMode.assumedRefreshPeriod).inNanoseconds
             let recent = min(entry.landingCount, max(1, Int(1_000_000_000 / max(1, period))))
             var worst: Int64 = 0
             for i in 0..<recent {

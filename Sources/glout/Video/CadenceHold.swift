@@ -21,7 +21,7 @@ struct CadenceHold: Equatable {
     mutating func choose(early: Int, exact: Int, late: Int, refreshesPerFrame: Double) -> Int {
         var chosen = exact
         if let frame, refreshesPerFrame >= 1, refreshesPerFrame < 1e9, early <= exact, exact <= late {
-            let (least, most) = CadenceHold.holds(refreshesPerFrame)
+            let (least, most) = VideoCadence.holds(refreshesPerFrame)
             if frame != exact, held < least, (early...late).contains(frame) {
                 chosen = frame
             } else if frame == exact, held >= most, frame + 1 <= late {
@@ -34,13 +34,5 @@ struct CadenceHold: Equatable {
             (frame, held) = (chosen, 1)
         }
         return chosen
-    }
-
-    /// The least and most refreshes a frame is held (as ``VideoCadence/allowed(_:refreshesPerFrame:)``
-    /// judges: within 1% of a whole number, only that number).
-    static func holds(_ ratio: Double) -> (least: Int, most: Int) {
-        let nearest = ratio.rounded()
-        if abs(ratio - nearest) <= 0.01 * nearest { return (Int(nearest), Int(nearest)) }
-        return (Int(ratio.rounded(.down)), Int(ratio.rounded(.up)))
     }
 }

@@ -148,13 +148,20 @@ struct VideoCadence: Sendable, Equatable {
         return copy
     }
 
-    /// Whether a frame held `refreshes` refreshes keeps the cadence: the ratio rounded
-    /// down or up (within 1% of a whole number, only that number).
+    /// Whether a frame held `refreshes` refreshes keeps the cadence (``holds(_:)``).
     static func allowed(_ refreshes: Int, refreshesPerFrame ratio: Double) -> Bool {
         // A frame of hours (a crafted file's): past what a count of refreshes can be.
         guard ratio < 1e9 else { return false }
+        let (least, most) = holds(ratio)
+        return refreshes == least || refreshes == most
+    }
+
+    /// The least and most refreshes a frame of `ratio` refreshes is held: the ratio
+    /// rounded down and up, or within 1% of a whole number, only that number. `ratio`
+    /// below 1e9.
+    static func holds(_ ratio: Double) -> (least: Int, most: Int) {
         let nearest = ratio.rounded()
-        if abs(ratio - nearest) <= 0.01 * nearest { return refreshes == Int(nearest) }
-        return refreshes == Int(ratio.rounded(.down)) || refreshes == Int(ratio.rounded(.up))
+        if abs(ratio - nearest) <= 0.01 * nearest { return (Int(nearest), Int(nearest)) }
+        return (Int(ratio.rounded(.down)), Int(ratio.rounded(.up)))
     }
 }
