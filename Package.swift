@@ -5,6 +5,8 @@ let package = Package(
     name: "glout",
     products: [
         .library(name: "WaylandOutputs", targets: ["WaylandOutputs"]),
+        // EGL and GLES for an application's renderers (the examples import it).
+        .library(name: "CGLES", targets: ["CGLES"]),
         .executable(name: "glout", targets: ["glout"]),
     ],
     targets: [

@@ -1,16 +1,16 @@
 /// A global the compositor offers (a wl_registry.global event): an interface at a version,
 /// and the version this library binds it at (nil: it does not use it).
-public struct CompositorGlobal: Sendable, Equatable {
+package struct CompositorGlobal: Sendable, Equatable {
     /// The interface name, e.g. "wp_presentation".
-    public var interface: String
+    package var interface: String
     /// The highest version the compositor offers.
-    public var version: UInt32
+    package var version: UInt32
     /// What the library binds: min(offered, the version it is written for, libwayland's).
     /// wl_seat is bound only once input is asked for, zwlr_output_manager_v1 only for a
     /// mode change.
-    public var boundVersion: UInt32?
+    package var boundVersion: UInt32?
 
-    public init(interface: String, version: UInt32, boundVersion: UInt32?) {
+    package init(interface: String, version: UInt32, boundVersion: UInt32?) {
         self.interface = interface
         self.version = version
         self.boundVersion = boundVersion

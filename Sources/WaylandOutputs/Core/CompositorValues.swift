@@ -13,70 +13,70 @@ import CWayland
 enum CompositorValues {
     /// A side of a mode, a logical size or a configure, in pixels or points. 32768 is four
     /// times the widest display made; GL drivers draw at most 16384.
-    public static let sides: ClosedRange<Int32> = 1...32768
+    package static let sides: ClosedRange<Int32> = 1...32768
     /// A logical position, in points (the wall file's range).
-    public static let positions: ClosedRange<Int32> = -1_000_000...1_000_000
+    package static let positions: ClosedRange<Int32> = -1_000_000...1_000_000
     /// An integer scale (wl_output.scale, wl_surface.preferred_buffer_scale). Displays go
     /// up to 4 today.
-    public static let scales: ClosedRange<Int32> = 1...8
+    package static let scales: ClosedRange<Int32> = 1...8
     /// A fractional scale in 120ths (wp_fractional_scale_v1.preferred_scale): 0.25 to 8.
-    public static let fractionalScales: ClosedRange<UInt32> = 30...960
+    package static let fractionalScales: ClosedRange<UInt32> = 30...960
     /// A refresh rate in mHz (wl_output.mode): 1 to 1000 Hz. 0 means unknown.
-    public static let refreshRates: ClosedRange<Int32> = 1_000...1_000_000
+    package static let refreshRates: ClosedRange<Int32> = 1_000...1_000_000
     /// A physical side in millimetres (wl_output.geometry): up to 100 m. 0 means unknown.
-    public static let physicalSides: ClosedRange<Int32> = 0...100_000
+    package static let physicalSides: ClosedRange<Int32> = 0...100_000
     /// A refresh period in nanoseconds (wp_presentation_feedback.presented): 1 ms to 1 s.
     /// 0 means unknown.
-    public static let refreshPeriods: ClosedRange<UInt32> = 1_000_000...1_000_000_000
+    package static let refreshPeriods: ClosedRange<UInt32> = 1_000_000...1_000_000_000
     /// How far from now, on CLOCK_MONOTONIC, a presentation time may lie when it arrives:
     /// a frame is presented before its feedback is sent, and a compositor's queue delays
     /// it by milliseconds, not seconds.
-    public static let presentationPast: UInt64 = 10_000_000_000
-    public static let presentationFuture: UInt64 = 1_000_000_000
+    package static let presentationPast: UInt64 = 10_000_000_000
+    package static let presentationFuture: UInt64 = 1_000_000_000
 
     /// What was done with a value out of range.
-    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    package struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The interface and event, e.g. "wl_output.scale".
-        public var event: String
+        package var event: String
         /// The value as sent, e.g. "2147483647".
-        public var value: String
+        package var value: String
         /// What the library did instead, e.g. "using 8".
-        public var instead: String
+        package var instead: String
 
-        public init(event: String, value: String, instead: String) {
+        package init(event: String, value: String, instead: String) {
             (self.event, self.value, self.instead) = (event, value, instead)
         }
 
         /// "wl_output.scale 2147483647 is out of range; using 8".
-        public var description: String { "\(event) \(value) is out of range; \(instead)" }
+        package var description: String { "\(event) \(value) is out of range; \(instead)" }
         /// The kind of problem, for saying it once: the event.
         var kind: String { event }
     }
 
     /// A checked value and, when it was out of range, what was done.
-    public struct Checked<Value: Sendable & Equatable>: Sendable, Equatable {
-        public var value: Value
-        public var problem: Problem?
+    package struct Checked<Value: Sendable & Equatable>: Sendable, Equatable {
+        package var value: Value
+        package var problem: Problem?
     }
 
     // MARK: - wl_output and xdg-output
 
     /// wl_output.scale: clamped to ``scales``.
-    public static func scale(_ scale: Int32) -> Checked<Int32> {
+    package static func scale(_ scale: Int32) -> Checked<Int32> {
         guard !scales.contains(scale) else { return Checked(value: scale) }
         let clamped = min(max(scale, scales.lowerBound), scales.upperBound)
         return Checked(value: clamped, problem: Problem(event: "wl_output.scale", value: "\(scale)", instead: "using \(clamped)"))
     }
 
     /// wl_output.transform: 0 to 7; anything else is taken as normal.
-    public static func transform(_ transform: Int32) -> Checked<OutputTransform> {
+    package static func transform(_ transform: Int32) -> Checked<OutputTransform> {
         if let known = OutputTransform(rawValue: transform) { return Checked(value: known) }
         return Checked(value: .normal, problem: Problem(event: "wl_output.geometry transform", value: "\(transform)",
                                                         instead: "using normal"))
     }
 
     /// wl_output.geometry subpixel: 0 to 5, else unknown.
-    public static func subpixel(_ subpixel: Int32) -> Checked<Subpixel> {
+    package static func subpixel(_ subpixel: Int32) -> Checked<Subpixel> {
         if let known = Subpixel(rawValue: subpixel) { return Checked(value: known) }
         return Checked(value: .unknown, problem: Problem(event: "wl_output.geometry subpixel", value: "\(subpixel)",
                                                          instead: "using unknown"))
@@ -85,7 +85,7 @@ enum CompositorValues {
     /// wl_output.geometry physical size: each side within ``physicalSides``, else the size
     /// is unknown (0x0). Negative sides are taken as unknown without a problem: kwin 6.3
     /// sends -1x-1 for its virtual outputs, and the protocol gives them no other meaning.
-    public static func physicalSize(width: Int32, height: Int32) -> Checked<Size> {
+    package static func physicalSize(width: Int32, height: Int32) -> Checked<Size> {
         if width < 0 || height < 0 { return Checked(value: .zero) }
         guard physicalSides.contains(width), physicalSides.contains(height) else {
             return Checked(value: .zero, problem: Problem(event: "wl_output.geometry physical size",
@@ -95,7 +95,7 @@ enum CompositorValues {
     }
 
     /// wl_output.mode: a size within ``sides``, else the mode is dropped (nil).
-    public static func mode(width: Int32, height: Int32) -> Checked<Size?> {
+    package static func mode(width: Int32, height: Int32) -> Checked<Size?> {
         guard sides.contains(width), sides.contains(height) else {
             return Checked(value: nil, problem: Problem(event: "wl_output.mode", value: "\(width)x\(height)",
                                                         instead: "ignoring the mode"))
@@ -104,7 +104,7 @@ enum CompositorValues {
     }
 
     /// The refresh of a wl_output.mode, in mHz: within ``refreshRates``, or 0 (unknown).
-    public static func refresh(_ refresh: Int32) -> Checked<Int32> {
+    package static func refresh(_ refresh: Int32) -> Checked<Int32> {
         guard refresh != 0, !refreshRates.contains(refresh) else { return Checked(value: refresh) }
         return Checked(value: 0, problem: Problem(event: "wl_output.mode refresh", value: "\(refresh) mHz",
                                                   instead: "taking it as unknown"))
@@ -112,7 +112,7 @@ enum CompositorValues {
 
     /// zxdg_output_v1.logical_size: both sides within ``sides``, else ignored (nil: the size
     /// is derived from the mode, the transform and the scale, as without xdg-output).
-    public static func logicalSize(width: Int32, height: Int32) -> Checked<Size?> {
+    package static func logicalSize(width: Int32, height: Int32) -> Checked<Size?> {
         guard sides.contains(width), sides.contains(height) else {
             return Checked(value: nil, problem: Problem(event: "zxdg_output_v1.logical_size", value: "\(width)x\(height)",
                                                         instead: "deriving it from the mode"))
@@ -121,7 +121,7 @@ enum CompositorValues {
     }
 
     /// zxdg_output_v1.logical_position: within ``positions``, else ignored (nil).
-    public static func logicalPosition(x: Int32, y: Int32) -> Checked<Point?> {
+    package static func logicalPosition(x: Int32, y: Int32) -> Checked<Point?> {
         guard positions.contains(x), positions.contains(y) else {
             return Checked(value: nil, problem: Problem(event: "zxdg_output_v1.logical_position", value: "\(x),\(y)",
                                                         instead: "ignoring it"))
@@ -133,7 +133,7 @@ enum CompositorValues {
 
     /// xdg_toplevel.configure: 0 on a side means the client chooses; a negative side is
     /// taken as 0, a side beyond ``sides`` as its largest.
-    public static func configure(width: Int32, height: Int32) -> Checked<Size> {
+    package static func configure(width: Int32, height: Int32) -> Checked<Size> {
         func side(_ value: Int32) -> Int32 { value < 0 ? 0 : min(value, sides.upperBound) }
         let size = Size(width: side(width), height: side(height))
         guard size.width == width, size.height == height else {
@@ -145,7 +145,7 @@ enum CompositorValues {
 
     /// wp_fractional_scale_v1.preferred_scale: within ``fractionalScales``, else ignored
     /// (nil: the integer scale is used).
-    public static func fractionalScale(_ scale: UInt32) -> Checked<UInt32?> {
+    package static func fractionalScale(_ scale: UInt32) -> Checked<UInt32?> {
         guard fractionalScales.contains(scale) else {
             return Checked(value: nil, problem: Problem(event: "wp_fractional_scale_v1.preferred_scale",
                                                         value: "\(scale)/120", instead: "using the integer scale"))
@@ -154,7 +154,7 @@ enum CompositorValues {
     }
 
     /// wl_surface.preferred_buffer_scale: within ``scales``, else ignored (nil).
-    public static func preferredBufferScale(_ scale: Int32) -> Checked<Int32?> {
+    package static func preferredBufferScale(_ scale: Int32) -> Checked<Int32?> {
         guard scales.contains(scale) else {
             return Checked(value: nil, problem: Problem(event: "wl_surface.preferred_buffer_scale", value: "\(scale)",
                                                         instead: "using the output's scale"))
@@ -163,7 +163,7 @@ enum CompositorValues {
     }
 
     /// wl_surface.preferred_buffer_transform: 0 to 7, else ignored (nil).
-    public static func preferredBufferTransform(_ transform: UInt32) -> Checked<OutputTransform?> {
+    package static func preferredBufferTransform(_ transform: UInt32) -> Checked<OutputTransform?> {
         if transform <= 7, let known = OutputTransform(rawValue: Int32(transform)) { return Checked(value: known) }
         return Checked(value: nil, problem: Problem(event: "wl_surface.preferred_buffer_transform", value: "\(transform)",
                                                     instead: "ignoring it"))
@@ -172,7 +172,7 @@ enum CompositorValues {
     // MARK: - Presentation
 
     /// Why a wp_presentation_feedback.presented time cannot be used.
-    public enum RejectedTime: String, Error, Sendable, Equatable {
+    package enum RejectedTime: String, Error, Sendable, Equatable {
         /// tv_nsec is 10⁹ or more.
         case nanosecondsOutOfRange = "its nanoseconds are 10^9 or more"
         /// The clock (wp_presentation.clock_id) is not one this machine can read.
@@ -186,7 +186,7 @@ enum CompositorValues {
     /// A presented time (already on CLOCK_MONOTONIC: nil where it does not fit in 64 bits
     /// of nanoseconds), checked against the time it arrived at and the previous accepted
     /// one of the same surface. `clockKnown` says whether its clock could be read.
-    public static func presentedTime(_ time: UInt64?, nanoseconds: UInt32, clockKnown: Bool = true, arrivedAt now: UInt64,
+    package static func presentedTime(_ time: UInt64?, nanoseconds: UInt32, clockKnown: Bool = true, arrivedAt now: UInt64,
                                      previous: UInt64?) -> Result<UInt64, RejectedTime> {
         guard nanoseconds < 1_000_000_000 else { return .failure(.nanosecondsOutOfRange) }
         guard clockKnown else { return .failure(.unknownClock) }
@@ -203,13 +203,13 @@ enum CompositorValues {
     /// sends a sequence that counts its frames, not its refreshes, with flags 4 (no vsync):
     /// a frame after a 50 ms gap came with a sequence one more, which read as a jump of
     /// two refreshes off the grid.
-    public static func presentedSequence(_ sequence: UInt64, flags: UInt32) -> UInt64 {
+    package static func presentedSequence(_ sequence: UInt64, flags: UInt32) -> UInt64 {
         flags & WP_PRESENTATION_FEEDBACK_KIND_VSYNC.rawValue != 0 ? sequence : 0
     }
 
     /// wp_presentation_feedback.presented refresh: within ``refreshPeriods``, or 0
     /// (unknown).
-    public static func presentedRefresh(_ refresh: UInt32) -> Checked<UInt32> {
+    package static func presentedRefresh(_ refresh: UInt32) -> Checked<UInt32> {
         guard refresh != 0, !refreshPeriods.contains(refresh) else { return Checked(value: refresh) }
         return Checked(value: 0, problem: Problem(event: "wp_presentation_feedback.presented refresh", value: "\(refresh) ns",
                                                   instead: "taking it as unknown"))

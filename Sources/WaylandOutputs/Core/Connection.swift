@@ -9,11 +9,11 @@ import Synchronization
 /// thread that created the connection dispatches.
 // @unchecked: the wl_display is a raw pointer, and libwayland locks it for every thread;
 // the work handed to the main thread is under a Locked, the rest is immutable.
-public final class Connection: @unchecked Sendable {
+package final class Connection: @unchecked Sendable {
     /// The `wl_display` proxy.
     let display: OpaquePointer
     /// The socket this connection reached, for messages.
-    public let socket: String
+    package let socket: String
     let log: Log
     /// Wakes the thread dispatching the main queue (an eventfd).
     private let wakeFD: Int32
@@ -23,7 +23,7 @@ public final class Connection: @unchecked Sendable {
     private let mainThreadWork = Locked<[() -> Void]>([])
 
     /// Connects with wl_display_connect: to `name`, else $WAYLAND_DISPLAY, else wayland-0.
-    public init(name: String? = nil, log: Log = .standardError(prefix: "")) throws {
+    package init(name: String? = nil, log: Log = .standardError(prefix: "")) throws {
         LibwaylandLog.install(log)
         self.log = log
         let socket = Connection.socketPath(for: name)
@@ -41,7 +41,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// The path libwayland tries for a display name, as it resolves it.
-    public static func socketPath(for name: String?) -> String {
+    package static func socketPath(for name: String?) -> String {
         if name == nil, let fd = environment("WAYLAND_SOCKET") { return "WAYLAND_SOCKET=\(fd)" }
         let display = name ?? environment("WAYLAND_DISPLAY") ?? "wayland-0"
         if display.hasPrefix("/") { return display }
@@ -50,10 +50,10 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// The file descriptor of the display socket.
-    public var fileDescriptor: Int32 { wl_display_get_fd(display) }
+    package var fileDescriptor: Int32 { wl_display_get_fd(display) }
 
     /// The error that broke the connection, if it is broken (wl_display_get_error).
-    public func failure() -> WaylandError? {
+    package func failure() -> WaylandError? {
         let code = wl_display_get_error(display)
         guard code != 0 else { return nil }
         if code == EPROTO {
@@ -68,14 +68,14 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Throws the connection's error if it is broken.
-    public func check() throws {
+    package func check() throws {
         if let failure = failure() { throw failure }
     }
 
     /// Sends a wl_display.sync and dispatches the main queue until the compositor has
     /// answered it: every request sent before has been handled, every event it caused
     /// has been dispatched (wl_display_roundtrip).
-    public func roundtrip() throws {
+    package func roundtrip() throws {
         if dispatching({ wl_display_roundtrip(display) }) < 0 {
             let code = errno
             throw failure() ?? .connectionLost(errno: code, message: nil)
@@ -83,13 +83,13 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Sends buffered requests without waiting (wl_display_flush).
-    public func flush() {
+    package func flush() {
         _ = wl_display_flush(display)
     }
 
     /// Makes a running or the next `dispatch` on the main queue return early.
     /// Safe from any thread.
-    public func wakeMainQueue() {
+    package func wakeMainQueue() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }
@@ -133,7 +133,7 @@ public final class Connection: @unchecked Sendable {
     /// thread for each batch of events, its own or not (BENCHMARKS.md, "The main thread
     /// answers").
     @discardableResult
-    public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
+    package func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         runMainThreadWork()
         defer { runMainThreadWork() }
         return try mainQueue.dispatchBesideReaders(timeout: timeout, watching: watching)

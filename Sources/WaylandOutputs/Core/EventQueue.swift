@@ -6,7 +6,7 @@ import Glibc
 /// cancel_read, dispatch_pending), safe to run on several threads at once, one queue each.
 // @unchecked: the wl_event_queue is a raw pointer; libwayland's prepare_read / read_events
 // protocol makes reading from several threads safe, and each queue is dispatched by one.
-public final class EventQueue: @unchecked Sendable {
+package final class EventQueue: @unchecked Sendable {
     unowned let connection: Connection
     /// The wl_event_queue, or nil for the display's default queue.
     let queue: OpaquePointer?
@@ -23,7 +23,7 @@ public final class EventQueue: @unchecked Sendable {
 
     /// A new queue of its own (wl_display_create_queue) with its own wake-up eventfd, for
     /// a thread of your own to dispatch.
-    public init(connection: Connection) {
+    package init(connection: Connection) {
         self.connection = connection
         self.queue = wl_display_create_queue(connection.display)
         self.wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -36,7 +36,7 @@ public final class EventQueue: @unchecked Sendable {
     }
 
     /// Makes a running or the next `dispatch` return early. Safe from any thread.
-    public func wake() {
+    package func wake() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }
@@ -58,7 +58,7 @@ public final class EventQueue: @unchecked Sendable {
     /// without limit) for the display socket, the wake-up fd or one of `watching`, reads
     /// and dispatches. Returns the descriptors of `watching` that are readable.
     @discardableResult
-    public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
+    package func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         let display = connection.display
         if prepareRead() != 0 {
             if dispatchPending() < 0 { throw lostError() }
@@ -263,7 +263,7 @@ public final class EventQueue: @unchecked Sendable {
 
     /// Dispatches the events already read for this queue without waiting.
     @discardableResult
-    public func dispatchPending() -> Int32 {
+    package func dispatchPending() -> Int32 {
         connection.dispatching {
             if let queue { return wl_display_dispatch_queue_pending(connection.display, queue) }
             return wl_display_dispatch_pending(connection.display)

@@ -9,11 +9,11 @@ import Glibc
 /// none). ThreadSanitizer intercepts pthread mutexes, so a race it reports around this
 /// type is real. Locking allocates nothing.
 // @unchecked: the value is reached only with the mutex held.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -27,7 +27,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock.
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -4,12 +4,12 @@ import Glibc
 /// SIGINT and SIGTERM delivered as a readable file descriptor (signalfd), so the main
 /// loop sees them between events instead of in a handler. Create it before any thread:
 /// threads inherit the blocked mask, so only this descriptor receives the signals.
-public final class SignalWatch {
-    public let fileDescriptor: Int32
+package final class SignalWatch {
+    package let fileDescriptor: Int32
     /// The calling thread's mask before, put back when the watch goes.
     private var previous = sigset_t()
 
-    public init(_ signals: [Int32] = [SIGINT, SIGTERM]) throws {
+    package init(_ signals: [Int32] = [SIGINT, SIGTERM]) throws {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
@@ -24,7 +24,7 @@ public final class SignalWatch {
     }
 
     /// The signals received since the last call.
-    public func take() -> [Int32] {
+    package func take() -> [Int32] {
         var received: [Int32] = []
         var info = signalfd_siginfo()
         while read(fileDescriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
@@ -35,7 +35,7 @@ public final class SignalWatch {
 }
 
 /// The signal mask or the signalfd could not be set up.
-public struct SignalWatchError: Error, CustomStringConvertible {
-    public let reason: String
-    public var description: String { reason }
+package struct SignalWatchError: Error, CustomStringConvertible {
+    package let reason: String
+    package var description: String { reason }
 }

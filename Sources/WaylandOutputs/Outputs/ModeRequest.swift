@@ -1,11 +1,11 @@
 /// A mode asked for by name (preferred, current, highest, lowest) or size, with a refresh
 /// or not. Resolved against an output's modes with ``resolve(in:allowCustom:)``.
-public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
+package enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
     case preferred, current, highest, lowest
     /// A size, with a refresh in mHz when one was given.
     case size(Size, refreshMilliHertz: Int32?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .preferred: "preferred"
         case .current: "current"
@@ -18,7 +18,7 @@ public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
 
     /// The output's mode this request names. A size the output does not list is an error
     /// (naming the modes it does list) unless `allowCustom`, which makes a custom mode.
-    public func resolve(in output: Output, allowCustom: Bool = false) throws -> OutputMode {
+    package func resolve(in output: Output, allowCustom: Bool = false) throws -> OutputMode {
         let modes = output.modes
         func missing() -> ModeError { ModeError(request: self, output: output.name, available: modes) }
         switch self {
@@ -43,12 +43,12 @@ public enum ModeRequest: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A mode request that an output cannot satisfy.
-public struct ModeError: Error, Equatable, CustomStringConvertible {
-    public let request: ModeRequest
-    public let output: String
-    public let available: [OutputMode]
+package struct ModeError: Error, Equatable, CustomStringConvertible {
+    package let request: ModeRequest
+    package let output: String
+    package let available: [OutputMode]
 
-    public var description: String {
+    package var description: String {
         let list = available.isEmpty ? "it lists no modes" : "it offers " + available.map(\.description).joined(separator: ", ")
         return "output \(output) has no mode \(request): \(list)"
     }
@@ -56,7 +56,7 @@ public struct ModeError: Error, Equatable, CustomStringConvertible {
 
 extension OutputMode {
     /// Lowest to highest: fewer pixels first, then lower refresh.
-    public static func lowToHigh(_ a: OutputMode, _ b: OutputMode) -> Bool {
+    package static func lowToHigh(_ a: OutputMode, _ b: OutputMode) -> Bool {
         let pa = Int64(a.size.width) * Int64(a.size.height), pb = Int64(b.size.width) * Int64(b.size.height)
         if pa != pb { return pa < pb }
         if a.size.width != b.size.width { return a.size.width < b.size.width }

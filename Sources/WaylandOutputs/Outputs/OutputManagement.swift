@@ -2,7 +2,7 @@ import CWayland
 
 /// How the compositor answered a configuration (zwlr_output_configuration_v1's
 /// succeeded, failed or cancelled event).
-public enum ConfigurationOutcome: Sendable, Equatable {
+package enum ConfigurationOutcome: Sendable, Equatable {
     /// Applied.
     case succeeded
     /// Not applied: the compositor could not do it.
@@ -12,7 +12,7 @@ public enum ConfigurationOutcome: Sendable, Equatable {
 }
 
 /// What went wrong changing an output's mode through wlr-output-management.
-public enum OutputManagementError: Error, Equatable, CustomStringConvertible {
+package enum OutputManagementError: Error, Equatable, CustomStringConvertible {
     /// The compositor does not offer zwlr_output_manager_v1.
     case unavailable
     /// No head has this name.
@@ -28,7 +28,7 @@ public enum OutputManagementError: Error, Equatable, CustomStringConvertible {
     /// The compositor did not answer in time.
     case noAnswer(after: Duration)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unavailable: "the compositor does not offer zwlr_output_manager_v1 (wlr-output-management)"
         case .unknownHead(let name): "wlr-output-management knows no output named \(name)"
@@ -95,7 +95,7 @@ enum ConfigurationPlan {
 /// The compositor's output configuration through wlr-output-management (sway, and the
 /// other wlroots compositors): read each head's modes, switch a head to another mode,
 /// and put the original configuration back. Use it on the connection's main thread.
-public final class OutputManagement: ProxyOwner {
+package final class OutputManagement: ProxyOwner {
     /// One mode of a head (zwlr_output_mode_v1).
     final class ModeProxy: ProxyOwner {
         let proxy: OpaquePointer
@@ -161,7 +161,7 @@ public final class OutputManagement: ProxyOwner {
     }
 
     /// The modes a head offers, lowest to highest, with the current and preferred marked.
-    public func modes(of name: String) -> [OutputMode] {
+    package func modes(of name: String) -> [OutputMode] {
         guard let head = heads.first(where: { $0.name == name }) else { return [] }
         return head.modes.map {
             OutputMode(size: Size(width: $0.width, height: $0.height), refreshMilliHertz: $0.refresh,
@@ -185,7 +185,7 @@ public final class OutputManagement: ProxyOwner {
     /// mode before the first change so that ``restore(timeout:)`` can put it back. `connected`
     /// are the outputs the client sees (see the configuration plan). Waits up to
     /// `timeout` for the compositor's answer.
-    public func setMode(_ mode: OutputMode, on name: String, connected: Set<String>, timeout: Duration = .seconds(5)) throws {
+    package func setMode(_ mode: OutputMode, on name: String, connected: Set<String>, timeout: Duration = .seconds(5)) throws {
         let actions = try ConfigurationPlan.switching(name, to: mode, heads: described, connected: connected)
         let original = described.first { $0.name == name }?.currentMode
         try apply(actions, timeout: timeout)
@@ -195,7 +195,7 @@ public final class OutputManagement: ProxyOwner {
     /// Puts back the mode of every head changed through this object. Returns the names of
     /// the heads restored.
     @discardableResult
-    public func restore(timeout: Duration = .seconds(5)) throws -> [String] {
+    package func restore(timeout: Duration = .seconds(5)) throws -> [String] {
         let changed = saved
         guard !changed.isEmpty else { return [] }
         let actions = described.map { head -> ConfigurationPlan.Action in

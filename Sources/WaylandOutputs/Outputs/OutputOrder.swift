@@ -1,7 +1,7 @@
 /// The deterministic order of outputs (``PrimaryRole`` picks the first as primary).
-public enum OutputOrder {
+package enum OutputOrder {
     /// Outputs sorted by logical x, then logical y, then name.
-    public static func sorted(_ outputs: [Output]) -> [Output] {
+    package static func sorted(_ outputs: [Output]) -> [Output] {
         outputs.sorted { a, b in
             if a.logicalFrame.x != b.logicalFrame.x { return a.logicalFrame.x < b.logicalFrame.x }
             if a.logicalFrame.y != b.logicalFrame.y { return a.logicalFrame.y < b.logicalFrame.y }

@@ -2,7 +2,7 @@ import CWayland
 
 /// What happened to an output. `disconnected` is delivered before the output's
 /// proxies are released, so windows on it can be torn down first.
-public enum OutputEvent: Sendable, Equatable {
+package enum OutputEvent: Sendable, Equatable {
     case connected(Output)
     case changed(Output, previous: Output)
     case disconnected(Output)
@@ -12,8 +12,8 @@ public enum OutputEvent: Sendable, Equatable {
 /// disconnected events, and the input tied to them. ``OutputSession`` builds on it; use
 /// it alone for a program that opens its windows itself. Use it on the connection's main
 /// thread.
-public final class OutputTracker {
-    public let connection: Connection
+package final class OutputTracker {
+    package let connection: Connection
     let registry: Registry
     private var proxies: [UInt32: OutputProxy] = [:]
     /// Outputs whose global is gone while a window still holds their proxy.
@@ -24,15 +24,15 @@ public final class OutputTracker {
 
     /// Every global the compositor offers, with the version this library binds it at
     /// (known after ``start()``).
-    public var globals: [CompositorGlobal] { registry.offered }
+    package var globals: [CompositorGlobal] { registry.offered }
 
     /// Receives every event from when it is set, on the connection's main thread; set it
     /// there, at any time (before ``start()`` to hear of the outputs present then, or read
     /// ``outputs`` after it).
-    public var onEvent: ((OutputEvent) -> Void)?
+    package var onEvent: ((OutputEvent) -> Void)?
     /// Receives keyboard, pointer and touch input, tied to outputs. The seats are bound
     /// when it is first set: a client that takes no input never compiles a keymap.
-    public var onInput: ((InputEvent) -> Void)? {
+    package var onInput: ((InputEvent) -> Void)? {
         didSet {
             guard onInput != nil else { return }
             for global in registry.globals.values where global.interface == "wl_seat" { addSeat(global) }
@@ -42,7 +42,7 @@ public final class OutputTracker {
     let surfaces = SurfaceDirectory()
     private var seats: [UInt32: Seat] = [:]
 
-    public init(connection: Connection) {
+    package init(connection: Connection) {
         self.connection = connection
         registry = Registry(connection: connection)
         registry.outputAdded = { [unowned self] id, version in addOutput(id: id, version: version) }
@@ -72,7 +72,7 @@ public final class OutputTracker {
     }
 
     /// Binds the globals and waits until every output present now is described.
-    public func start() throws {
+    package func start() throws {
         connection.requireMainThread()
         try registry.start()
         if registry.xdgOutputManager == nil {
@@ -93,14 +93,14 @@ public final class OutputTracker {
     }
 
     /// Described outputs in ``OutputOrder`` order.
-    public var outputs: [Output] { list.ordered }
+    package var outputs: [Output] { list.ordered }
 
     /// The output with this name, if it is connected and described.
-    public func output(named name: String) -> Output? { list.ordered.first { $0.name == name } }
+    package func output(named name: String) -> Output? { list.ordered.first { $0.name == name } }
 
     /// Throws ``WaylandError/missingGlobal(interface:required:offered:)`` unless the
     /// compositor offers what fullscreen windows need (wl_compositor, xdg_wm_base).
-    public func requireWindowing() throws {
+    package func requireWindowing() throws {
         try registry.require("wl_compositor")
         try registry.require("xdg_wm_base")
     }
@@ -108,16 +108,16 @@ public final class OutputTracker {
     /// The clock wp_presentation timestamps use (wp_presentation.clock_id: 1 is
     /// CLOCK_MONOTONIC, 4 CLOCK_MONOTONIC_RAW), nil where the compositor offers no
     /// presentation-time.
-    public var presentationClock: UInt32? { registry.presentation == nil ? nil : registry.presentationClock }
+    package var presentationClock: UInt32? { registry.presentation == nil ? nil : registry.presentationClock }
 
     /// Whether the compositor offers a global with this interface name.
-    public func offers(_ interface: String) -> Bool {
+    package func offers(_ interface: String) -> Bool {
         registry.globals.values.contains { $0.interface == interface }
     }
 
     /// The compositor's output configuration (wlr-output-management), bound on first use.
     /// Throws ``OutputManagementError/unavailable`` where the compositor lacks it.
-    public func outputManagement() throws -> OutputManagement {
+    package func outputManagement() throws -> OutputManagement {
         if let management { return management }
         guard let manager = registry.bindOutputManager() else { throw OutputManagementError.unavailable }
         let management = try OutputManagement(connection: connection, manager: manager)
@@ -128,7 +128,7 @@ public final class OutputTracker {
     private var management: OutputManagement?
 
     /// When the compositor announced the output's wl_output global.
-    public func announcementTime(of id: UInt32) -> MonotonicInstant? {
+    package func announcementTime(of id: UInt32) -> MonotonicInstant? {
         registry.globals[id].map { MonotonicInstant(nanoseconds: $0.announced) }
     }
 

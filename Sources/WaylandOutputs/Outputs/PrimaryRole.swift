@@ -4,21 +4,21 @@
 /// The primary keeps its role while it is connected, even when an output that sorts
 /// before it appears. When it leaves, the next output in order takes the role; when it
 /// comes back (an output with the same name), it gets the role back.
-public struct PrimaryRole: Sendable, Equatable {
+package struct PrimaryRole: Sendable, Equatable {
     /// The output the application asked for: wins whenever it is connected.
-    public var requested: String?
+    package var requested: String?
     /// The primary now.
-    public private(set) var current: String?
+    package private(set) var current: String?
     /// A primary that left, to be restored when it returns.
-    public private(set) var displaced: String?
+    package private(set) var displaced: String?
 
-    public init(requested: String? = nil) {
+    package init(requested: String? = nil) {
         self.requested = requested
     }
 
     /// The primary among `outputs` (those the application covers), updating the memory.
     @discardableResult
-    public mutating func update(_ outputs: [Output]) -> Output? {
+    package mutating func update(_ outputs: [Output]) -> Output? {
         let names = Set(outputs.map(\.name))
         let chosen: String?
         if let requested, names.contains(requested) {

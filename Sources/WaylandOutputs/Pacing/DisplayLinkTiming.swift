@@ -1,4 +1,5 @@
-/// How a display link should pace its output. Set through ``OutputWindow/displayLinkSettings``.
+/// How a display link should pace its output: given with ``OutputSession/WindowRequest``,
+/// changed with ``OutputSession/setDisplayLink(_:on:)``.
 public struct DisplayLinkSettings: Sendable, Equatable {
     /// Draw on every Nth refresh (1: every refresh).
     public var frameInterval: Int

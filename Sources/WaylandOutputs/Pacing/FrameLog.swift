@@ -1,33 +1,33 @@
 /// What happened to one frame of one output.
-public struct FrameSample: Sendable, Equatable {
+package struct FrameSample: Sendable, Equatable {
     /// The frame's number on its output, from 0.
-    public var index: UInt64
+    package var index: UInt64
     /// Arrival of the frame callback that started this frame; nil when no callback did
     /// (the first frame, a redraw forced by a resize, or a loop paced by eglSwapBuffers).
-    public var callbackArrival: MonotonicInstant?
+    package var callbackArrival: MonotonicInstant?
     /// The compositor's own time in wl_callback.done: milliseconds, 32 bits, wrapping.
-    public var callbackTime: UInt32?
+    package var callbackTime: UInt32?
     /// When the frame was meant to reach the screen (``DisplayLinkFrame/targetTimestamp``),
     /// and where that target came from.
-    public var target: MonotonicInstant?
-    public var targetSource: DisplayLinkFrame.TargetSource?
+    package var target: MonotonicInstant?
+    package var targetSource: DisplayLinkFrame.TargetSource?
     /// When the renderer was called, and when eglSwapBuffers (the commit) returned.
-    public var renderStart: MonotonicInstant
-    public var commit: MonotonicInstant
+    package var renderStart: MonotonicInstant
+    package var commit: MonotonicInstant
     /// CPU time the render thread spent on this frame (render and swap).
-    public var cpuTime: Duration
+    package var cpuTime: Duration
     /// When the frame reached the screen (wp_presentation_feedback.presented); nil until
     /// known, and forever where the compositor never says.
-    public var presented: MonotonicInstant?
+    package var presented: MonotonicInstant?
     /// The refresh period the compositor reported with `presented` (zero: unknown).
-    public var presentedRefresh: Duration?
+    package var presentedRefresh: Duration?
     /// The compositor's refresh counter and wp_presentation_feedback kind flags.
-    public var presentedSequence: UInt64?
-    public var presentationFlags: UInt32?
+    package var presentedSequence: UInt64?
+    package var presentationFlags: UInt32?
     /// The compositor never showed this frame (wp_presentation_feedback.discarded).
-    public var discarded = false
+    package var discarded = false
 
-    public init(index: UInt64, callbackArrival: MonotonicInstant? = nil, callbackTime: UInt32? = nil,
+    package init(index: UInt64, callbackArrival: MonotonicInstant? = nil, callbackTime: UInt32? = nil,
                 target: MonotonicInstant? = nil, renderStart: MonotonicInstant, commit: MonotonicInstant,
                 cpuTime: Duration = .zero) {
         self.index = index
@@ -60,7 +60,7 @@ public struct FrameLanding: Sendable, Equatable {
     /// When the frame was committed: a report tells the frames of start-up by it.
     public var commit: MonotonicInstant
 
-    public init(index: UInt64, target: MonotonicInstant, landed: MonotonicInstant, source: Source,
+    package init(index: UInt64, target: MonotonicInstant, landed: MonotonicInstant, source: Source,
                 targetSource: DisplayLinkFrame.TargetSource = .estimate, commit: MonotonicInstant? = nil) {
         (self.index, self.target, self.landed, self.source, self.targetSource) = (index, target, landed, source, targetSource)
         self.commit = commit ?? target
@@ -72,17 +72,17 @@ public struct FrameLanding: Sendable, Equatable {
 
 /// The recent frames of one output: all of them, or the last `capacity` and the first
 /// ``opening`` (the start-up a report tells apart, which a long run would otherwise trim).
-public struct FrameLog: Sendable {
+package struct FrameLog: Sendable {
     /// How many samples are kept; nil keeps every one.
-    public let capacity: Int?
-    public private(set) var samples: [FrameSample] = []
+    package let capacity: Int?
+    package private(set) var samples: [FrameSample] = []
     /// The first frames, where a capacity trims `samples`: kept whole (and updated as their
     /// feedback comes) once they have left it.
-    public private(set) var opening: [FrameSample] = []
+    package private(set) var opening: [FrameSample] = []
     /// How many of the first frames are kept apart: more than the first second has at 240 Hz.
-    public static let openingCount = 512
+    package static let openingCount = 512
 
-    public init(capacity: Int?) {
+    package init(capacity: Int?) {
         self.capacity = capacity
         if let capacity {
             samples.reserveCapacity(capacity * 2)
@@ -90,7 +90,7 @@ public struct FrameLog: Sendable {
         }
     }
 
-    public mutating func append(_ sample: FrameSample) {
+    package mutating func append(_ sample: FrameSample) {
         samples.append(sample)
         // Trim in chunks, so appending stays amortised O(1) and allocation-free.
         if let capacity, samples.count >= capacity * 2 {
@@ -107,7 +107,7 @@ public struct FrameLog: Sendable {
     /// feedback, only presented frames count: a callback is not a presentation, and one
     /// frame timed by it among presented ones is off by its own measure. Frames without a
     /// target, discarded frames and the last frame (nothing followed it yet) are left out.
-    public var landings: [FrameLanding] {
+    package var landings: [FrameLanding] {
         let presents = samples.contains { $0.presented != nil } || opening.contains { $0.presented != nil }
         var result: [FrameLanding] = []
         result.reserveCapacity(opening.count + samples.count)

@@ -2,7 +2,7 @@ import CWayland
 import Glibc
 
 /// What the compositor said about a frame through wp_presentation_feedback.
-public enum PresentationResult: Sendable, Equatable {
+package enum PresentationResult: Sendable, Equatable {
     /// Shown at `time`, with the refresh period (zero: unknown), refresh counter and kind
     /// flags the compositor gave.
     case presented(time: MonotonicInstant, refresh: Duration, sequence: UInt64, flags: UInt32)

@@ -1,7 +1,7 @@
 import CGLES
 
 /// The external-display model of phone platforms, on Wayland: the outputs in order with a
-/// primary, connect / change / disconnect events, and a fullscreen ``OutputWindow`` per
+/// primary, connect / change / disconnect events, and a fullscreen window per
 /// output, opened when the output appears, resized when it changes and closed when it
 /// leaves, each paced by its own display link.
 ///
@@ -44,13 +44,13 @@ public final class OutputSession {
         public var preferredPrimary: String?
         /// Whether to bind the seats and report input (it compiles a keymap).
         public var input: Bool
-        /// Whether GL calls go one thread at a time (nil: as the driver needs, see
-        /// ``Graphics/serializesGL``).
+        /// Whether GL calls go one thread at a time (nil: as the driver needs: Mesa before
+        /// 23.1.6 is not safe with several contexts drawing at once).
         public var serializeGL: Bool?
         /// Whether EGL starts on a thread of its own as soon as the session connects,
-        /// while it learns the outputs, so that ``OutputSession/graphics()`` is ready
-        /// sooner: for an app that will open windows (eglInitialize takes tens of
-        /// milliseconds on llvmpipe). Mesa talks to the compositor on a queue of its own.
+        /// while it learns the outputs, so that the first windows open sooner
+        /// (eglInitialize takes tens of milliseconds on llvmpipe). Mesa talks to the
+        /// compositor on a queue of its own.
         public var prepareGraphics: Bool
         /// Whether SIGINT and SIGTERM end ``run(for:exitWhenNoOutputs:)`` (delivered
         /// through a signalfd, blocked for every thread the session starts). Off unless
@@ -75,16 +75,30 @@ public final class OutputSession {
         }
     }
 
-    /// How the window on one output is made.
+    /// How the window on one output is made: the size it draws at, its display link's
+    /// settings (its frame interval or preferred rate) and its renderer.
     public struct WindowRequest: Sendable {
-        public var options: OutputWindow.Options
+        package var options: OutputWindow.Options?
+        /// The pixels to draw, if not the output's own: the compositor scales them to the
+        /// output (wp_viewporter) as `scaleMode` says.
+        public var renderSize: Size?
+        public var scaleMode: ScaleMode
         public var displayLink: DisplayLinkSettings
         /// Runs on the window's thread, with its context current, once the first configure came.
         public var makeRenderer: @Sendable (RenderTarget) throws -> any OutputRenderer
 
-        public init(options: OutputWindow.Options, displayLink: DisplayLinkSettings = DisplayLinkSettings(),
+        public init(renderSize: Size? = nil, scaleMode: ScaleMode = .fit, displayLink: DisplayLinkSettings = DisplayLinkSettings(),
                     makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) {
+            (self.renderSize, self.scaleMode) = (renderSize, scaleMode)
+            self.displayLink = displayLink
+            self.makeRenderer = makeRenderer
+        }
+
+        /// With the window's own options (render size, frame path, ...).
+        package init(options: OutputWindow.Options, displayLink: DisplayLinkSettings = DisplayLinkSettings(),
+                     makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) {
             self.options = options
+            (renderSize, scaleMode) = (options.surface.renderSize, options.surface.scaleMode)
             self.displayLink = displayLink
             self.makeRenderer = makeRenderer
         }
@@ -106,15 +120,15 @@ public final class OutputSession {
 
     public let configuration: Configuration
     /// SIGINT and SIGTERM as a descriptor, when the configuration handles signals.
-    public let signals: SignalWatch?
-    public let connection: Connection
-    public let tracker: OutputTracker
+    package let signals: SignalWatch?
+    package let connection: Connection
+    package let tracker: OutputTracker
     /// The covered outputs, in order.
     public var outputs: [Output] { tracker.outputs.filter(covers) }
     /// The primary among the covered outputs.
     public private(set) var primary: Output?
     /// The open windows, by output id.
-    public var windows: [UInt32: OutputWindow] { opened.mapValues(\.window) }
+    package var windows: [UInt32: OutputWindow] { opened.mapValues(\.window) }
     /// Receives every event from when it is set, on the session's thread (see also
     /// ``events()``); set it there, at any time. Events before are not replayed: the
     /// outputs present then are in ``outputs``.
@@ -179,7 +193,7 @@ public final class OutputSession {
     }
 
     /// The EGL display and shared context the windows use, made on first use.
-    public func graphics() throws -> Graphics {
+    package func graphics() throws -> Graphics {
         connection.requireMainThread()
         if let madeGraphics { return madeGraphics }
         try tracker.requireWindowing()
@@ -210,8 +224,7 @@ public final class OutputSession {
     /// Opens a window with the default options on every covered output; `renderer` makes
     /// each output's renderer, on that window's thread.
     public func start(_ renderer: @escaping @Sendable (Output) throws -> any OutputRenderer) throws {
-        let options = OutputWindow.Options(surface: .init(appID: configuration.appID, title: configuration.title))
-        try start { output in WindowRequest(options: options) { _ in try renderer(output) } }
+        try start { output in WindowRequest { _ in try renderer(output) } }
     }
 
     /// A new stream of the session's events, as they happen on this thread.
@@ -260,7 +273,7 @@ public final class OutputSession {
     /// then looks after the windows: reports first frames, opens hidden ones again, and
     /// throws the error that stopped a window.
     @discardableResult
-    public func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
+    package func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         connection.requireMainThread()
         let ready = try connection.dispatch(timeout: timeout, watching: watching)
         try checkWindows()
@@ -292,7 +305,9 @@ public final class OutputSession {
     private func open(_ output: Output) throws {
         guard let windowFor else { return }
         let request = try windowFor(output)
-        let window = try OutputWindow(output: output, tracker: tracker, graphics: graphics(), options: request.options,
+        let options = request.options ?? OutputWindow.Options(surface: .init(
+            appID: configuration.appID, title: configuration.title, renderSize: request.renderSize, scaleMode: request.scaleMode))
+        let window = try OutputWindow(output: output, tracker: tracker, graphics: graphics(), options: options,
                                       makeRenderer: request.makeRenderer)
         window.displayLinkSettings = request.displayLink
         opened[output.id] = Opened(window: window, output: output, announced: tracker.announcementTime(of: output.id))
@@ -336,6 +351,19 @@ public final class OutputSession {
         let before = primary?.name
         primary = role.update(outputs)
         if primary?.name != before { emit(.primaryChanged(primary)) }
+    }
+
+    /// Asks the window on `output` (nil: every window) for a frame: after its renderer's
+    /// picture stood still (``OutputRenderer/isAnimating`` false), something it shows
+    /// changed. Any thread.
+    public func setNeedsDisplay(on output: Output? = nil) {
+        for (id, entry) in opened where output.map({ $0.id == id }) ?? true { entry.window.setNeedsDisplay() }
+    }
+
+    /// Sets the display link of the window on `output`: its frame interval or preferred
+    /// rate, or a pause; from its next frame.
+    public func setDisplayLink(_ settings: DisplayLinkSettings, on output: Output) {
+        opened[output.id]?.window.displayLinkSettings = settings
     }
 
     /// Hands the primary role to `name` while it is connected (nil: back to the first in
@@ -393,10 +421,11 @@ public enum SessionEvent: Sendable {
 /// A window's last counters, with its output and when that output appeared.
 public struct WindowSummary: Sendable {
     public var output: Output
-    public var statistics: OutputWindow.Statistics
+    public var statistics: WindowStatistics
     /// When the output's wl_output global was announced.
     public var announced: MonotonicInstant?
-    /// When the window's last frames landed (see ``FrameLog/landings``).
+    /// When the window's last frames landed against their targets: the presentation time where
+    /// the compositor reports one, else the frame callback that followed the commit.
     public var landings: [FrameLanding]
 }
 

@@ -3,17 +3,17 @@
 /// GL driver can draw: a buffer larger than either limit is drawn at the largest size
 /// that fits, its shape kept, and scaled to the output by the compositor (wp_viewporter;
 /// without it, shown smaller). Pure, so every case is unit-tested.
-public enum BufferLimits {
+package enum BufferLimits {
     /// The most pixels a buffer holds: 8K UHD, 7680x4320, 33.2 million, 133 MB at 4 bytes a
     /// pixel. Where frames go through wl_shm, a window keeps at most 7 such (three buffers
     /// of the current size, six in all, and its framebuffer): about 930 MB per output at
     /// the very worst.
-    public static let maximumPixels: Int64 = 7680 * 4320
+    package static let maximumPixels: Int64 = 7680 * 4320
 
     /// The size to draw at instead of `size`, or nil when `size` fits: at most
     /// `maximumSide` wide and high and ``maximumPixels`` in all, the shape kept as nearly
     /// as whole pixels allow.
-    public static func fitted(_ size: Size, maximumSide: Int32) -> Size? {
+    package static func fitted(_ size: Size, maximumSide: Int32) -> Size? {
         let width = Int64(max(1, size.width)), height = Int64(max(1, size.height))
         let side = Int64(max(1, maximumSide))
         guard width > side || height > side || width * height > maximumPixels else { return nil }

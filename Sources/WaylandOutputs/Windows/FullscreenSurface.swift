@@ -11,18 +11,18 @@ import CWayland
 ///
 /// Make it on the thread that dispatches the connection; then use it on one thread only,
 /// the one that dispatches `queue`, where its events arrive.
-public final class FullscreenSurface: ProxyOwner {
+package final class FullscreenSurface: ProxyOwner {
     /// What the window is called and what it draws at.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// xdg_toplevel.set_app_id.
-        public var appID: String
+        package var appID: String
         /// xdg_toplevel.set_title; the output's name is appended.
-        public var title: String
+        package var title: String
         /// Draw at this size in pixels instead of the output's, and let the compositor
         /// scale it (wp_viewporter) as `scaleMode` says. Without wp_viewporter the surface
         /// draws at the output's size and ``renderSizeIgnored`` is set.
-        public var renderSize: Size?
-        public var scaleMode: ScaleMode
+        package var renderSize: Size?
+        package var scaleMode: ScaleMode
         /// Draw the first frame at half the width and height and let the compositor scale
         /// it up (wp_viewporter); every later frame is drawn whole. Where the GPU is the
         /// CPU (``Graphics/rasterizesOnCPU``), a frame costs in proportion to its pixels:
@@ -30,12 +30,12 @@ public final class FullscreenSurface: ProxyOwner {
         /// with a ``renderSize`` or without wp_viewporter. A loop of your own calls
         /// ``FullscreenSurface/finishDraft()`` once it has committed the draft (an
         /// ``OutputWindow`` does). Default: false.
-        public var draftFirstFrame: Bool
+        package var draftFirstFrame: Bool
         /// How frames reach the compositor. Default: ``FramePath/automatic``.
-        public var framePath: FramePath
+        package var framePath: FramePath
 
         /// How a window's frames reach the compositor.
-        public enum FramePath: Sendable, Equatable {
+        package enum FramePath: Sendable, Equatable {
             /// ``sharedMemory`` where the driver shades on the CPU
             /// (``Graphics/rasterizesOnCPU``) and can read frames as the compositor wants
             /// them (``Graphics/supportsSharedMemoryFrames``), else ``eglWindow``.
@@ -54,7 +54,7 @@ public final class FullscreenSurface: ProxyOwner {
             /// Whether frames go through wl_shm buffers with `graphics` (where the
             /// compositor offers wl_shm): drawn into a framebuffer object that stores B, G,
             /// R, A where the driver can (``RenderTarget/storesBGRA``).
-            public func goesThroughSharedMemory(on graphics: Graphics) -> Bool {
+            package func goesThroughSharedMemory(on graphics: Graphics) -> Bool {
                 switch self {
                 case .eglWindow: false
                 case .sharedMemory: graphics.supportsSharedMemoryFrames
@@ -63,7 +63,7 @@ public final class FullscreenSurface: ProxyOwner {
             }
         }
 
-        public init(appID: String, title: String? = nil, renderSize: Size? = nil, scaleMode: ScaleMode = .fit,
+        package init(appID: String, title: String? = nil, renderSize: Size? = nil, scaleMode: ScaleMode = .fit,
                     draftFirstFrame: Bool = false, framePath: FramePath = .automatic) {
             self.appID = appID
             self.title = title ?? appID
@@ -75,16 +75,16 @@ public final class FullscreenSurface: ProxyOwner {
     }
 
     /// The queue this surface's events go to.
-    public let queue: EventQueue
+    package let queue: EventQueue
     /// The output as last described to the surface.
-    public private(set) var output: Output
+    package private(set) var output: Output
     /// The buffer the next frame draws into.
-    public private(set) var target: RenderTarget
+    package private(set) var target: RenderTarget
     /// A render size was asked for but the compositor cannot scale buffers.
-    public let renderSizeIgnored: Bool
+    package let renderSizeIgnored: Bool
     /// Whether the next frame is the draft first frame (``Options/draftFirstFrame``);
     /// ``finishDraft()`` ends it.
-    public private(set) var isDraft: Bool
+    package private(set) var isDraft: Bool
     /// Called when the compositor shows the surface on another output than its own (with
     /// that output's name, if known); the surface has asked again for its own.
     var onMisplaced: ((String?) -> Void)?
@@ -118,7 +118,7 @@ public final class FullscreenSurface: ProxyOwner {
 
     /// Asks for a fullscreen window on `output` (call it on the connection's main thread);
     /// ``configure(until:)`` then waits for the compositor's answer.
-    public convenience init(output: Output, tracker: OutputTracker, graphics: Graphics, queue: EventQueue,
+    package convenience init(output: Output, tracker: OutputTracker, graphics: Graphics, queue: EventQueue,
                             options: Options) throws {
         let windowing = try tracker.windowing()
         guard let lease = tracker.lease(output.id) else {
@@ -175,7 +175,7 @@ public final class FullscreenSurface: ProxyOwner {
 
     /// Where the compositor put the surface and what it draws there. It allocates: read
     /// it when it may have changed (a configure, an output entered or left), not every frame.
-    public var placement: Placement {
+    package var placement: Placement {
         let scaling = target.scaling
         let points = scaling.destination ?? Size(width: scaling.bufferSize.width / max(1, scaling.bufferScale),
                                                  height: scaling.bufferSize.height / max(1, scaling.bufferScale))
@@ -191,23 +191,23 @@ public final class FullscreenSurface: ProxyOwner {
     var wlSurface: OpaquePointer { surface.surface }
 
     /// Whether the compositor asked to close the window (xdg_toplevel.close).
-    public var closeRequested: Bool { surface.closeRequested }
+    package var closeRequested: Bool { surface.closeRequested }
 
     /// Whether the surface can be drawn into (the first configure has been acknowledged).
-    public var isConfigured: Bool { eglSurface != nil || frames != nil }
+    package var isConfigured: Bool { eglSurface != nil || frames != nil }
 
     /// Whether frames go through the window's own wl_shm buffers (``Options/FramePath``).
-    public var usesSharedMemory: Bool { shm != nil }
+    package var usesSharedMemory: Bool { shm != nil }
 
     /// How long ``configure(until:)`` waits for the first configure before it says so (and
     /// goes on waiting).
-    public static let configureNotice: Duration = .seconds(3)
+    package static let configureNotice: Duration = .seconds(3)
 
     /// Dispatches `queue` until the compositor's first configure, acknowledges it, plans
     /// the buffer and makes the wl_egl_window and the EGL surface. The first buffer may
     /// only be attached after that. Returns false, having made nothing, if `shouldStop`
     /// turns true first.
-    public func configure(until shouldStop: () -> Bool = { false }) throws -> Bool {
+    package func configure(until shouldStop: () -> Bool = { false }) throws -> Bool {
         let started = MonotonicClock.now()
         while !surface.hasPendingConfigure {
             if shouldStop() { return false }
@@ -243,7 +243,7 @@ public final class FullscreenSurface: ProxyOwner {
     /// resizes the buffer when the plan changes. Returns whether the target changed, so
     /// the next frame must be drawn whole.
     @discardableResult
-    public func update(output newer: Output? = nil) -> Bool {
+    package func update(output newer: Output? = nil) -> Bool {
         if let newer { output = newer }
         var proposed = surface.configuredSize
         let acknowledged = surface.acknowledgeConfigure()
@@ -262,7 +262,7 @@ public final class FullscreenSurface: ProxyOwner {
     /// Makes `context` current on the calling thread with this surface to draw into (where
     /// frames go through wl_shm, with no EGL surface, and the window's framebuffer object
     /// made in it: ``target``'s framebuffer).
-    public func makeCurrent(_ context: RenderContext) throws {
+    package func makeCurrent(_ context: RenderContext) throws {
         if let frames {
             try context.makeCurrentWithoutSurface()
             try graphics.serialized { _ = try frames.prepare(size: target.pixelSize) }
@@ -279,7 +279,7 @@ public final class FullscreenSurface: ProxyOwner {
     /// Binds the framebuffer the next frame is drawn into, at the target's size (the
     /// window's framebuffer object is resized to it). Call it, with the context current,
     /// before the renderer draws.
-    public func beginFrame() throws {
+    package func beginFrame() throws {
         if let frames {
             target.framebuffer = try frames.prepare(size: target.pixelSize)
             target.holdsPreviousFrame = frames.holdsFrame
@@ -296,7 +296,7 @@ public final class FullscreenSurface: ProxyOwner {
     /// nothing (then draw it as any frame); false when no buffer is free; true once
     /// committed. Call ``prepareCommit(target:period:fifo:ahead:)`` first, as for
     /// ``swapBuffers(changed:)``.
-    public func commitDraft(drawnBy draw: (UnsafeMutableBufferPointer<UInt32>) -> Bool) throws -> Bool? {
+    package func commitDraft(drawnBy draw: (UnsafeMutableBufferPointer<UInt32>) -> Bool) throws -> Bool? {
         guard isDraft, let frames else { return nil }
         let committed = try frames.commit(on: surface.surface, size: target.pixelSize, drawnBy: draw)
         if committed == true { commitTiming?.committed() }
@@ -304,37 +304,37 @@ public final class FullscreenSurface: ProxyOwner {
     }
 
     /// Whether the compositor offers wp_fifo_v1 and wp_commit_timing_v1 for this surface.
-    public var hasFifo: Bool { commitTiming?.hasFifo ?? false }
-    public var hasCommitTimer: Bool { commitTiming?.hasTimer ?? false }
+    package var hasFifo: Bool { commitTiming?.hasFifo ?? false }
+    package var hasCommitTimer: Bool { commitTiming?.hasTimer ?? false }
     /// Commits that carried a timestamp (wp_commit_timer_v1.set_timestamp) so far.
-    public var timestampedCommits: UInt64 { commitTiming?.timestamps ?? 0 }
+    package var timestampedCommits: UInt64 { commitTiming?.timestamps ?? 0 }
     /// Whether the last commit carried a timestamp later than the moment it was sent.
-    public var lastCommitTimestampedAhead: Bool { commitTiming?.lastCommitAhead ?? false }
+    package var lastCommitTimestampedAhead: Bool { commitTiming?.lastCommitAhead ?? false }
 
     /// For the next commit, where the compositor offers them: the time of the refresh it
     /// targets (wp_commit_timer_v1.set_timestamp, just after the refresh before it, of
     /// refresh `period`; nil: none) and, with `fifo`, a fifo barrier to wait for and one to set (wp_fifo_v1), so each frame
     /// is shown for at least one refresh. Without `ahead`, a timestamp that would be later
     /// than now is left out. Call it before ``swapBuffers(changed:)``.
-    public func prepareCommit(target: MonotonicInstant?, period: Duration, fifo: Bool, ahead: Bool = true) {
+    package func prepareCommit(target: MonotonicInstant?, period: Duration, fifo: Bool, ahead: Bool = true) {
         commitTiming?.prepare(target: target, period: UInt64(max(0, period.inNanoseconds)), barrier: fifo, ahead: ahead)
     }
 
     /// Whether ``swapBuffers(changed:)`` can commit now: always with an EGL window surface; with
     /// wl_shm buffers, when one is free (the compositor released it) or may be made.
-    public var canCommit: Bool { frames?.hasFreeBuffer(size: target.pixelSize) ?? true }
+    package var canCommit: Bool { frames?.hasFreeBuffer(size: target.pixelSize) ?? true }
 
     /// eglSwapInterval for this surface, which must be current: 0 commits at once (a
     /// display link paces), 1 waits for this surface's frame callback in each swap. Where
     /// frames go through wl_shm, the surface does the same itself (waiting at most
     /// ``throttleLimit`` for a callback).
-    public func setSwapInterval(_ interval: Int32) {
+    package func setSwapInterval(_ interval: Int32) {
         if frames != nil { swapInterval = max(0, interval) } else { eglSwapInterval(graphics.display, interval) }
     }
 
     /// The longest a swap at interval 1 waits for the previous frame's callback, or for the
     /// compositor to release a buffer, before it goes on (or gives the frame up).
-    public static let throttleLimit: Duration = .seconds(1)
+    package static let throttleLimit: Duration = .seconds(1)
 
     /// Commits the frame drawn into this surface, which must be current: eglSwapBuffers,
     /// or the framebuffer object read into a free wl_shm buffer and committed, only the
@@ -343,7 +343,7 @@ public final class FullscreenSurface: ProxyOwner {
     /// Returns false, having committed nothing, when no wl_shm buffer is free (see
     /// ``canCommit``).
     @discardableResult
-    public func swapBuffers(changed: [Rect]? = nil) throws -> Bool {
+    package func swapBuffers(changed: [Rect]? = nil) throws -> Bool {
         let committed = try commitFrame(changed: changed)
         if committed { commitTiming?.committed() }
         return committed
@@ -374,7 +374,7 @@ public final class FullscreenSurface: ProxyOwner {
     /// wl_egl_window, then viewport, xdg_toplevel, xdg_surface and wl_surface. Call it on the
     /// thread that draws, with its context current, so the framebuffer object goes too.
     /// Calling it again does nothing.
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         if let throttle { wl_callback_destroy(throttle) }
@@ -402,7 +402,7 @@ public final class FullscreenSurface: ProxyOwner {
 
     /// After the draft first frame has been committed: plans the whole buffer for the
     /// next frame (the EGL window's size now, the viewport with the next commit).
-    public func finishDraft() {
+    package func finishDraft() {
         isDraft = false
         update()
     }
@@ -439,27 +439,27 @@ public final class FullscreenSurface: ProxyOwner {
 
 /// Where the compositor put a window and what the window draws there: the facts that say
 /// it covers its output, where no screenshot can.
-public struct Placement: Sendable, Equatable {
+package struct Placement: Sendable, Equatable {
     /// The outputs the surface is on (wl_surface.enter, not yet left), by name.
-    public var enteredOutputs: [String]
+    package var enteredOutputs: [String]
     /// The logical size the last acknowledged configure asked for (zero: the compositor
     /// left it to the window).
-    public var configuredSize: Size
+    package var configuredSize: Size
     /// The buffer the window draws and commits, its wl_surface buffer scale, and the size
     /// a viewport scales it to (nil: none).
-    public var bufferSize: Size
-    public var bufferScale: Int32
-    public var viewportDestination: Size?
+    package var bufferSize: Size
+    package var bufferScale: Int32
+    package var viewportDestination: Size?
     /// Whether that buffer, in points, is exactly the output's logical size.
-    public var coversOutput: Bool
+    package var coversOutput: Bool
     /// What the compositor said the buffer should be (wl_surface v6 preferred_buffer_scale
     /// and preferred_buffer_transform; nil where it has not said, or binds an older
     /// wl_compositor). The buffer follows the scale where no fractional scale is offered;
     /// the picture is drawn upright and the compositor turns it, whatever the transform.
-    public var preferredBufferScale: Int32?
-    public var preferredBufferTransform: OutputTransform?
+    package var preferredBufferScale: Int32?
+    package var preferredBufferTransform: OutputTransform?
 
-    public init(enteredOutputs: [String] = [], configuredSize: Size = .zero, bufferSize: Size = .zero,
+    package init(enteredOutputs: [String] = [], configuredSize: Size = .zero, bufferSize: Size = .zero,
                 bufferScale: Int32 = 1, viewportDestination: Size? = nil, coversOutput: Bool = false,
                 preferredBufferScale: Int32? = nil, preferredBufferTransform: OutputTransform? = nil) {
         self.enteredOutputs = enteredOutputs

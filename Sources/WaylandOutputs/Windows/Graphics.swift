@@ -6,7 +6,7 @@ import CWayland
 /// made in it can be used on every output).
 // @unchecked: EGL handles are raw pointers. The display and config never change after
 // init; the pool of spare contexts is under a Locked; EGL itself is thread-safe.
-public final class Graphics: @unchecked Sendable {
+package final class Graphics: @unchecked Sendable {
     /// Kept so the wl_display outlives the EGL display made on it (eglTerminate
     /// destroys Mesa's proxies on that connection).
     private let connection: Connection
@@ -15,11 +15,11 @@ public final class Graphics: @unchecked Sendable {
     /// The root of the share group; current only inside ``withSharedContext(_:)``.
     let sharedContext: EGLContext
     /// The GL_RENDERER string, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
-    public private(set) var renderer = ""
+    package private(set) var renderer = ""
     /// Whether the driver shades on the CPU (llvmpipe, softpipe, swrast): there a frame
     /// costs in proportion to its pixels, which ``FullscreenSurface/Options/draftFirstFrame``
     /// uses to reach the screen sooner.
-    public var rasterizesOnCPU: Bool { Graphics.isCPURasterizer(renderer) }
+    package var rasterizesOnCPU: Bool { Graphics.isCPURasterizer(renderer) }
 
     /// Whether a GL_RENDERER string names one of Mesa's CPU rasterizers.
     static func isCPURasterizer(_ renderer: String) -> Bool {
@@ -29,16 +29,16 @@ public final class Graphics: @unchecked Sendable {
     /// The widest and highest buffer the driver can draw into and read back: the least of
     /// GL_MAX_RENDERBUFFER_SIZE, GL_MAX_TEXTURE_SIZE and GL_MAX_VIEWPORT_DIMS (16384 on
     /// llvmpipe). A window never asks for more (``BufferLimits``).
-    public private(set) var maximumBufferSide: Int32 = 4096
+    package private(set) var maximumBufferSide: Int32 = 4096
     /// Whether windows can copy their frames into wl_shm buffers of their own
     /// (``FullscreenSurface/Options/FramePath/sharedMemory``): the driver reads BGRA rows
     /// top first.
-    public private(set) var supportsSharedMemoryFrames = false
+    package private(set) var supportsSharedMemoryFrames = false
 
     /// Contexts of windows that closed, kept for the next windows (see ``takeContext()``).
     private let spareContexts = Locked<[EGLContext]>([])
     /// Whether windows make their GL and EGL calls one at a time (see ``serializesGL``).
-    public let serializesGL: Bool
+    package let serializesGL: Bool
     /// The lock of ``serialized(deadline:_:)``: turns by earliest deadline.
     private let glLock = DeadlineLock()
 
@@ -49,7 +49,7 @@ public final class Graphics: @unchecked Sendable {
     ///   - connection: the Wayland connection the windows' surfaces are on.
     ///   - serializeGL: whether windows make their GL calls one at a time; nil decides from
     ///     the driver (see ``serializesGL``).
-    public init(connection: Connection, serializeGL: Bool? = nil) throws {
+    package init(connection: Connection, serializeGL: Bool? = nil) throws {
         guard let display = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_WAYLAND_KHR),
                                                   UnsafeMutableRawPointer(connection.display), nil),
               display != EGLDisplay(bitPattern: 0)
@@ -111,7 +111,7 @@ public final class Graphics: @unchecked Sendable {
     /// ``serializesGL`` is set, else at once. Where they take turns, the next turn goes to
     /// the waiting call whose work is due first: `deadline` (when a frame is due), else now.
     /// A deadline must not move later as its work waits, or that work can starve.
-    public func serialized<T>(deadline: MonotonicInstant? = nil, _ body: () throws -> T) rethrows -> T {
+    package func serialized<T>(deadline: MonotonicInstant? = nil, _ body: () throws -> T) rethrows -> T {
         guard serializesGL else { return try body() }
         return try glLock.withTurn(deadline: (deadline ?? .now).nanoseconds, body)
     }
@@ -129,7 +129,7 @@ public final class Graphics: @unchecked Sendable {
     /// Runs `body` with the shared context current on the calling thread and no surface
     /// (EGL_KHR_surfaceless_context), then releases it. Use it to build GL objects every
     /// output shares (shader programs).
-    public func withSharedContext<T>(_ body: () throws -> T) throws -> T {
+    package func withSharedContext<T>(_ body: () throws -> T) throws -> T {
         try serialized {
             guard eglMakeCurrent(display, nil, nil, sharedContext) == EGL_TRUE else {
                 throw EGLError("eglMakeCurrent (shared context, no surface)")
@@ -151,7 +151,7 @@ public final class Graphics: @unchecked Sendable {
     /// lists to draw, so a window closing while another draws could crash the other (seen
     /// once in about 300 unplugs in the storm test: SIGSEGV in swrast_dri.so on the
     /// drawing thread while the closing one was in it too).
-    public func makeContext() throws -> RenderContext {
+    package func makeContext() throws -> RenderContext {
         if let spare = spareContexts.withLock({ $0.popLast() }) { return RenderContext(spare, graphics: self) }
         return RenderContext(try Graphics.createContext(display, config, sharing: sharedContext), graphics: self)
     }

@@ -1,12 +1,12 @@
-/// What an ``OutputWindow`` draws with: the application's code for one output.
+/// What a window draws with: the application's code for one output.
 ///
 /// A window creates its renderer on its own render thread, with its GLES context
 /// current, and calls it there only; the renderer is released there too, with the
 /// context still current, so it can delete its GL objects in deinit.
 public protocol OutputRenderer: AnyObject {
     /// Work for the frame that needs no GL call (simulation, layout, waiting for data),
-    /// called just before ``render(_:in:)``. Where ``Graphics/serializesGL`` is set,
-    /// windows make their GL calls one at a time; this part still runs alongside theirs.
+    /// called just before ``render(_:in:)``. Where the driver needs windows to make their
+    /// GL calls one at a time (Mesa before 23.1.6), this part still runs alongside theirs.
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget)
 
     /// Draws one frame into the target's framebuffer (``RenderTarget/framebuffer``, bound
@@ -16,8 +16,8 @@ public protocol OutputRenderer: AnyObject {
 
     /// Whether the next frame would differ from the one just drawn, asked after each
     /// frame. When it would not (a still picture), the window stops asking for frame
-    /// callbacks and commits nothing, so an idle output costs no CPU, until
-    /// ``OutputWindow/setNeedsDisplay()``, a new size or a new surface. Default: true.
+    /// callbacks and commits nothing, so an idle output costs no CPU, until the
+    /// application asks for a frame, a new size or a new surface. Default: true.
     var isAnimating: Bool { get }
 
     /// The regions of the target's framebuffer the frame just drawn changed, in buffer
@@ -29,8 +29,8 @@ public protocol OutputRenderer: AnyObject {
     /// leaves old pixels on screen; naming too much only costs time.
     func changedRegions(in target: RenderTarget) -> [Rect]?
 
-    /// The draft first frame drawn without GL, where the window shows one
-    /// (``FullscreenSurface/Options/draftFirstFrame``) through wl_shm buffers: writes the
+    /// The draft first frame drawn without GL, where the window shows one through wl_shm
+    /// buffers: writes the
     /// target's picture into `pixels` (the target's pixel size, rows top first, each pixel
     /// 0xAARRGGBB with alpha 0xFF) and returns true, or returns false, writing nothing, to
     /// draw the draft with ``render(_:in:)`` as any frame (the default). No GL call may be
@@ -61,11 +61,11 @@ public struct RenderTarget: Sendable, Equatable {
     /// own layers in the same order (GL_BGRA_EXT, EXT_texture_format_BGRA8888) are copied
     /// into it as plain memory on a CPU rasterizer, where RGBA ones are converted pixel by
     /// pixel. Set by the window for each frame; not part of the target's equality.
-    public var storesBGRA = false
+    package var storesBGRA = false
     /// GL_BGRA_EXT (EXT_texture_format_BGRA8888), the internal format and the format of a
     /// texture stored B, G, R, A (a macro of the extension's header, which Swift does not
     /// import).
-    public static let bgraFormat: UInt32 = 0x80E1
+    package static let bgraFormat: UInt32 = 0x80E1
 
     public static func == (a: RenderTarget, b: RenderTarget) -> Bool {
         a.output == b.output && a.scaling == b.scaling && a.framebuffer == b.framebuffer
@@ -74,10 +74,10 @@ public struct RenderTarget: Sendable, Equatable {
     /// The output the surface is on, as last described.
     public var output: Output
     /// The buffer and how the compositor scales it onto the output.
-    public var scaling: SurfaceScaling
+    package var scaling: SurfaceScaling
     /// The framebuffer to draw into: 0 (the window's EGL surface), or the window's own
     /// framebuffer object where frames go through wl_shm buffers
-    /// (``FullscreenSurface/Options/FramePath``). It is bound when the renderer is called;
+    /// (where the GPU is the CPU). It is bound when the renderer is called;
     /// a renderer that draws into framebuffers of its own binds this one back.
     public var framebuffer: UInt32 = 0
 
@@ -94,13 +94,13 @@ public struct RenderTarget: Sendable, Equatable {
         return Double(scaling.bufferSize.width) / Double(destination.width)
     }
 
-    public init(output: Output, scaling: SurfaceScaling) {
+    package init(output: Output, scaling: SurfaceScaling) {
         self.output = output
         self.scaling = scaling
     }
 
     /// A buffer of `pixelSize` at buffer scale `bufferScale`, with no viewport.
-    public init(output: Output, pixelSize: Size, bufferScale: Int32) {
+    package init(output: Output, pixelSize: Size, bufferScale: Int32) {
         self.init(output: output, scaling: SurfaceScaling(bufferSize: pixelSize, bufferScale: bufferScale,
                                                           picture: Rect(size: pixelSize)))
     }
@@ -109,7 +109,7 @@ public struct RenderTarget: Sendable, Equatable {
     /// ``BufferLimits/maximumPixels`` in all, the same picture drawn at the largest size that
     /// fits: scaled to the output by the compositor where it can (`canScale`, wp_viewporter),
     /// else shown smaller. The second value is the size it was fitted to, if it was.
-    public func fitted(maximumSide: Int32, canScale: Bool) -> (target: RenderTarget, fittedTo: Size?) {
+    package func fitted(maximumSide: Int32, canScale: Bool) -> (target: RenderTarget, fittedTo: Size?) {
         guard let fitted = BufferLimits.fitted(pixelSize, maximumSide: maximumSide) else { return (self, nil) }
         let points = scaling.destination ?? Size(width: max(1, scaling.bufferSize.width / max(1, scaling.bufferScale)),
                                                  height: max(1, scaling.bufferSize.height / max(1, scaling.bufferScale)))
@@ -123,7 +123,7 @@ public struct RenderTarget: Sendable, Equatable {
     /// The buffer of a draft first frame for a buffer of `whole` pixels: half as wide
     /// and half as high, at least one pixel each way
     /// (``FullscreenSurface/Options/draftFirstFrame``).
-    public static func draftSize(of whole: Size) -> Size {
+    package static func draftSize(of whole: Size) -> Size {
         Size(width: max(1, whole.width / 2 &+ whole.width % 2), height: max(1, whole.height / 2 &+ whole.height % 2))
     }
 
@@ -133,7 +133,7 @@ public struct RenderTarget: Sendable, Equatable {
     /// scale the compositor prefers for the surface (wl_surface.preferred_buffer_scale; nil:
     /// the output's scale), the fractional scale it prefers (which wins where given), and
     /// the render size the application asked for.
-    public static func fullscreen(on output: Output, proposed: Size?, bufferScale: Int32? = nil,
+    package static func fullscreen(on output: Output, proposed: Size?, bufferScale: Int32? = nil,
                                   fractionalScale: UInt32? = nil, renderSize: Size? = nil,
                                   scaleMode: ScaleMode = .fit) -> RenderTarget {
         let scale = max(1, output.scale)

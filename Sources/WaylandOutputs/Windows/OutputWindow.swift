@@ -10,18 +10,18 @@ import CWayland
 /// later is safe too (the output's wl_output stays until then).
 // @unchecked: what both its threads touch is in `shared` (a Locked); the rest is set in
 // init and then read-only, or used by the render thread alone (marked where declared).
-public final class OutputWindow: @unchecked Sendable {
-    public struct Options: Sendable {
+package final class OutputWindow: @unchecked Sendable {
+    package struct Options: Sendable {
         /// The window's app ID, title, render size and scale mode.
-        public var surface: FullscreenSurface.Options
+        package var surface: FullscreenSurface.Options
         /// How many recent frames ``frameLog`` keeps (nil: every frame, for benchmarks).
-        public var frameLogCapacity: Int?
+        package var frameLogCapacity: Int?
         /// Ask for wp_presentation_feedback on every commit, where the compositor offers it.
-        public var presentationFeedback: Bool
+        package var presentationFeedback: Bool
         /// The most feedback requests left unanswered at once (the oldest is dropped).
-        public var outstandingFeedbackLimit: Int
+        package var outstandingFeedbackLimit: Int
 
-        public init(surface: FullscreenSurface.Options, frameLogCapacity: Int? = 4096, presentationFeedback: Bool = true,
+        package init(surface: FullscreenSurface.Options, frameLogCapacity: Int? = 4096, presentationFeedback: Bool = true,
                     outstandingFeedbackLimit: Int = 8) {
             self.surface = surface
             self.frameLogCapacity = frameLogCapacity
@@ -30,74 +30,16 @@ public final class OutputWindow: @unchecked Sendable {
         }
 
         /// A window called `appID`, drawing at the output's own size.
-        public init(appID: String) {
+        package init(appID: String) {
             self.init(surface: FullscreenSurface.Options(appID: appID))
         }
     }
 
-    /// Counters a window keeps while it runs.
-    public struct Statistics: Sendable, Equatable {
-        /// Frames committed (eglSwapBuffers calls that succeeded).
-        public var frames: UInt64 = 0
-        /// When the first and the last commit returned.
-        public var firstCommit: MonotonicInstant?
-        public var lastCommit: MonotonicInstant?
-        /// Frame callbacks received.
-        public var callbacks: UInt64 = 0
-        /// Times the link gave up waiting for a callback (the surface was not shown), and
-        /// whether it is waiting now (for a callback, or for a buffer to draw into).
-        public var suspensions: UInt64 = 0
-        public var isSuspended = false
-        /// Times a frame waited longer than ``OutputWindow/bufferWaitNotice`` for the
-        /// compositor to release a buffer.
-        public var bufferWaits: UInt64 = 0
-        /// Whether the renderer's picture stands still and the window draws nothing, and
-        /// how often it came to rest.
-        public var isIdle = false
-        public var idlePeriods: UInt64 = 0
-        /// Surfaces this window has had (more than one after ``recreateSurface()``).
-        public var surfaces: UInt64 = 0
-        /// A render size was asked for but the compositor cannot scale buffers.
-        public var renderSizeIgnored = false
-        /// Presentation feedback: frames presented, discarded, requests dropped unanswered,
-        /// requests outstanding now and at most.
-        public var presented: UInt64 = 0
-        public var discarded: UInt64 = 0
-        /// Frames the compositor said were presented at a time no figure may be built from
-        /// (``PresentationResult/unusable(reason:)``).
-        public var presentationRejected: UInt64 = 0
-        public var feedbackDropped: UInt64 = 0
-        public var feedbackOutstanding = 0
-        public var feedbackMostOutstanding = 0
-        /// Render-thread CPU time over all frames.
-        public var cpuTime: Duration = .zero
-        /// The refresh period the link uses (see ``DisplayLinkFrame/duration``).
-        public var refreshPeriod: Duration = .zero
-        /// Where the compositor put the window's surface: as of the last committed frame, and
-        /// once more as the surface closes (what the compositor said after that frame).
-        public var placement = Placement()
-        /// Whether commits carry wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps
-        /// (where offered and ``DisplayLinkSettings/usesPresentationTimes``), and how many
-        /// carried a timestamp.
-        public var usesFifo = false
-        public var usesCommitTiming = false
-        public var timestampedCommits: UInt64 = 0
-        /// Whether the compositor was taken to hold a commit for its timestamp (0 or 1): no
-        /// frame callback came for the link's stall timeout (250 ms, or 8 frame intervals
-        /// where longer) after a commit whose timestamp was still ahead when it was
-        /// committed (mutter 48.7 holds such commits for good). The surface was then made
-        /// again, and the window sends no timestamp ahead of its commit from then on.
-        public var heldTimestamps: UInt64 = 0
-
-        /// Frames per second between the first and the last commit.
-        public var framesPerSecond: Double {
-            guard frames > 1, let first = firstCommit, let last = lastCommit, last > first else { return 0 }
-            return Double(frames - 1) / (last - first).inSeconds
-        }
-    }
+    /// Counters a window keeps while it runs (``WindowStatistics``).
+    package typealias Statistics = WindowStatistics
 
     /// The registry name of the output this window is on.
-    public let outputID: UInt32
+    package let outputID: UInt32
 
     private struct Shared {
         var output: Output
@@ -137,7 +79,7 @@ public final class OutputWindow: @unchecked Sendable {
     /// Opens the window and starts its render thread. `makeRenderer` runs on that thread
     /// with the window's context current, once the first configure has arrived. Call it
     /// on the thread that dispatches the connection.
-    public init(output: Output, tracker: OutputTracker, graphics: Graphics, options: Options,
+    package init(output: Output, tracker: OutputTracker, graphics: Graphics, options: Options,
                 makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) throws {
         windowing = try tracker.windowing()
         guard let lease = tracker.lease(output.id) else {
@@ -161,29 +103,29 @@ public final class OutputWindow: @unchecked Sendable {
     deinit { close() }
 
     /// The output as last described to this window.
-    public var output: Output { shared.withLock { $0.output } }
+    package var output: Output { shared.withLock { $0.output } }
 
     /// Hands the window a new description of its output (from ``OutputEvent/changed(_:previous:)``);
     /// the render thread resizes the surface at its next frame.
-    public func update(_ output: Output) {
+    package func update(_ output: Output) {
         shared.withLock { $0.output = output }
         queue.wake()
     }
 
     /// The error that stopped the window's render thread, if one did.
-    public var failure: (any Error)? { shared.withLock { $0.failure } }
+    package var failure: (any Error)? { shared.withLock { $0.failure } }
 
     /// Whether the compositor asked to close this window (xdg_toplevel.close).
-    public var closeRequested: Bool { shared.withLock { $0.closeRequested } }
+    package var closeRequested: Bool { shared.withLock { $0.closeRequested } }
 
     /// A snapshot of the window's counters.
-    public var statistics: Statistics { shared.withLock { $0.statistics } }
+    package var statistics: Statistics { shared.withLock { $0.statistics } }
 
     /// A copy of the window's recent frames.
-    public var frameLog: FrameLog { shared.withLock { $0.frameLog } }
+    package var frameLog: FrameLog { shared.withLock { $0.frameLog } }
 
     /// How the display link paces this output; a change applies at the next frame.
-    public var displayLinkSettings: DisplayLinkSettings {
+    package var displayLinkSettings: DisplayLinkSettings {
         get { shared.withLock { $0.settings } }
         set {
             shared.withLock { $0.settings = newValue }
@@ -194,7 +136,7 @@ public final class OutputWindow: @unchecked Sendable {
     /// Asks for a frame of a window whose renderer said its picture stands still
     /// (``OutputRenderer/isAnimating``): call it when something the picture shows has
     /// changed. Safe from any thread; cheap when the window is drawing anyway.
-    public func setNeedsDisplay() {
+    package func setNeedsDisplay() {
         let wasSet = shared.withLock { state in
             defer { state.needsDisplay = true }
             return state.needsDisplay
@@ -206,7 +148,7 @@ public final class OutputWindow: @unchecked Sendable {
     /// context, the renderer and the display link. A compositor places a new fullscreen
     /// surface where the output shows it; use this when it has hidden the old one (sway
     /// shows another workspace on an output after a neighbour left).
-    public func recreateSurface() {
+    package func recreateSurface() {
         shared.withLock { $0.recreate = true }
         queue.wake()
     }
@@ -216,7 +158,7 @@ public final class OutputWindow: @unchecked Sendable {
     /// buffers, wl_egl_window, xdg_toplevel, xdg_surface, wl_surface) and the context.
     /// Then the window's hold on its wl_output ends. When it returns, no callback of this
     /// window will run. Call it on the thread that dispatches the connection.
-    public func close() {
+    package func close() {
         shared.withLock { $0.stop = true }
         queue.wake()
         thread?.join()
@@ -491,7 +433,7 @@ public final class OutputWindow: @unchecked Sendable {
 
     /// How long a frame waits for the compositor to release one of the window's wl_shm
     /// buffers before the window says so (it goes on waiting; the other outputs do not).
-    public static let bufferWaitNotice: Duration = .seconds(2)
+    package static let bufferWaitNotice: Duration = .seconds(2)
 
     /// Waits, dispatching the window's queue, until the surface can commit (a wl_shm buffer
     /// was released: ``FullscreenSurface/canCommit``) or the window stops. Returns false
@@ -576,5 +518,66 @@ public final class OutputWindow: @unchecked Sendable {
                               + "wp_presentation_feedback.presented time \(reason); such frames are counted and left out of "
                               + "the landing figures", log: log)
         }
+    }
+}
+
+/// Counters a window keeps while it runs: what it drew and how the compositor took it.
+public struct WindowStatistics: Sendable, Equatable {
+    /// Frames committed (eglSwapBuffers calls that succeeded).
+    public var frames: UInt64 = 0
+    /// When the first and the last commit returned.
+    public var firstCommit: MonotonicInstant?
+    public var lastCommit: MonotonicInstant?
+    /// Frame callbacks received.
+    public var callbacks: UInt64 = 0
+    /// Times the link gave up waiting for a callback (the surface was not shown), and
+    /// whether it is waiting now (for a callback, or for a buffer to draw into).
+    public var suspensions: UInt64 = 0
+    package var isSuspended = false
+    /// Times a frame waited longer than 2 s for the
+    /// compositor to release a buffer.
+    public var bufferWaits: UInt64 = 0
+    /// Whether the renderer's picture stands still and the window draws nothing, and
+    /// how often it came to rest.
+    package var isIdle = false
+    public var idlePeriods: UInt64 = 0
+    /// Surfaces this window has had (more than one after the surface was made again).
+    package var surfaces: UInt64 = 0
+    /// A render size was asked for but the compositor cannot scale buffers.
+    package var renderSizeIgnored = false
+    /// Presentation feedback: frames presented, discarded, requests dropped unanswered,
+    /// requests outstanding now and at most.
+    public var presented: UInt64 = 0
+    public var discarded: UInt64 = 0
+    /// Frames the compositor said were presented at a time no figure may be built from
+    /// (left out of every figure).
+    package var presentationRejected: UInt64 = 0
+    package var feedbackDropped: UInt64 = 0
+    package var feedbackOutstanding = 0
+    package var feedbackMostOutstanding = 0
+    /// Render-thread CPU time over all frames.
+    public var cpuTime: Duration = .zero
+    /// The refresh period the link uses (see ``DisplayLinkFrame/duration``).
+    public var refreshPeriod: Duration = .zero
+    /// Where the compositor put the window's surface: as of the last committed frame, and
+    /// once more as the surface closes (what the compositor said after that frame).
+    package var placement = Placement()
+    /// Whether commits carry wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps
+    /// (where offered and presentation times are used), and how many
+    /// carried a timestamp.
+    package var usesFifo = false
+    package var usesCommitTiming = false
+    package var timestampedCommits: UInt64 = 0
+    /// Whether the compositor was taken to hold a commit for its timestamp (0 or 1): no
+    /// frame callback came for the link's stall timeout (250 ms, or 8 frame intervals
+    /// where longer) after a commit whose timestamp was still ahead when it was
+    /// committed (mutter 48.7 holds such commits for good). The surface was then made
+    /// again, and the window sends no timestamp ahead of its commit from then on.
+    package var heldTimestamps: UInt64 = 0
+
+    /// Frames per second between the first and the last commit.
+    public var framesPerSecond: Double {
+        guard frames > 1, let first = firstCommit, let last = lastCommit, last > first else { return 0 }
+        return Double(frames - 1) / (last - first).inSeconds
     }
 }

@@ -9,7 +9,7 @@ import CGLES
 /// used it, or once that thread has made it not current.
 // @unchecked: an EGLContext is a raw pointer; it is made current on one thread at a time,
 // as EGL requires, and handed between threads only through Graphics' lock.
-public final class RenderContext: @unchecked Sendable {
+package final class RenderContext: @unchecked Sendable {
     let context: EGLContext
     private let graphics: Graphics
 
@@ -22,7 +22,7 @@ public final class RenderContext: @unchecked Sendable {
 
     /// Makes this context current on the calling thread with no surface
     /// (EGL_KHR_surfaceless_context), as deleting GL objects needs it.
-    public func makeCurrentWithoutSurface() throws {
+    package func makeCurrentWithoutSurface() throws {
         guard graphics.serialized({ eglMakeCurrent(graphics.display, nil, nil, context) }) == EGL_TRUE else {
             throw EGLError("eglMakeCurrent (no surface)")
         }

@@ -10,13 +10,13 @@ public enum ScaleMode: String, Sendable, CaseIterable {
 
 /// The part of a buffer a viewport shows (wp_viewport.set_source), in buffer pixels,
 /// fractions allowed.
-public struct ViewportSource: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct ViewportSource: Sendable, Hashable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
@@ -40,19 +40,19 @@ public struct ViewportSource: Sendable, Hashable {
 /// The buffer a fullscreen surface needs and what wp_viewporter must do with it, for an
 /// output of a given logical size and scale, and a render size the application may
 /// want instead of the output's own. Pure, so every case is unit-tested.
-public struct SurfaceScaling: Sendable, Hashable {
+package struct SurfaceScaling: Sendable, Hashable {
     /// The buffer, in pixels.
-    public var bufferSize: Size
+    package var bufferSize: Size
     /// wl_surface.set_buffer_scale (1 whenever a viewport scales the buffer).
-    public var bufferScale: Int32
+    package var bufferScale: Int32
     /// Where the picture goes in the buffer, in pixels; outside it the buffer is black (fit).
-    public var picture: Rect
+    package var picture: Rect
     /// wp_viewport.set_source (nil: the whole buffer, or no viewport).
-    public var source: ViewportSource?
+    package var source: ViewportSource?
     /// wp_viewport.set_destination in logical points (nil: no viewport needed).
-    public var destination: Size?
+    package var destination: Size?
 
-    public init(bufferSize: Size, bufferScale: Int32, picture: Rect, source: ViewportSource? = nil,
+    package init(bufferSize: Size, bufferScale: Int32, picture: Rect, source: ViewportSource? = nil,
                 destination: Size? = nil) {
         self.bufferSize = bufferSize
         self.bufferScale = bufferScale
@@ -62,7 +62,7 @@ public struct SurfaceScaling: Sendable, Hashable {
     }
 
     /// Whether the compositor has to scale the buffer (a wp_viewport is needed).
-    public var needsViewport: Bool { destination != nil }
+    package var needsViewport: Bool { destination != nil }
 
     /// - Parameters:
     ///   - logicalSize: the surface's size in points (the configure, or the output's).
@@ -70,7 +70,7 @@ public struct SurfaceScaling: Sendable, Hashable {
     ///   - fractionalScale: wp_fractional_scale_v1's preferred scale in 120ths, if any.
     ///   - renderSize: the pixels the application wants to draw, if not the output's.
     ///   - mode: how a render size of another shape fits the output.
-    public static func plan(logicalSize: Size, scale: Int32, fractionalScale: UInt32? = nil,
+    package static func plan(logicalSize: Size, scale: Int32, fractionalScale: UInt32? = nil,
                             renderSize: Size? = nil, mode: ScaleMode = .fit) -> SurfaceScaling {
         let lw = max(1, logicalSize.width), lh = max(1, logicalSize.height)
         let logical = Size(width: lw, height: lh)
@@ -125,7 +125,7 @@ public struct SurfaceScaling: Sendable, Hashable {
 
     /// Points times a wp_fractional_scale_v1 scale (in 120ths), rounded half away from
     /// zero as the protocol asks.
-    public static func fractionalPixels(_ points: Int32, _ scale120: UInt32) -> Int32 {
+    package static func fractionalPixels(_ points: Int32, _ scale120: UInt32) -> Int32 {
         Int32((Int64(points) * Int64(scale120) + 60) / 120)
     }
 }
