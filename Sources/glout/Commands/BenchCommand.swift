@@ -111,32 +111,11 @@ final class BenchCommand {
         let after = ResourceUsage.now()
         if interrupted && ended < measuredFrom { return nil }
 
-        var results: [BenchRun.Output] = []
-        var measuredFrames = 0
-        for output in outputs {
-            let log = windows[output.id]?.frameLog ?? coupled?.frameLog(of: output.id) ?? FrameLog(capacity: nil)
-            let samples = log.samples.filter { $0.commit >= measuredFrom }
-            let startup = (log.opening + log.samples).filter { $0.commit < measuredFrom }
-            let statistics = windows[output.id]?.statistics
-            let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? OutputMode.assumedRefreshPeriod
-            let pacing = OutputPacing(samples: samples, period: UInt64(period.inNanoseconds))
-            let interval = windows[output.id]?.displayLinkSettings
-                .effectiveInterval(refreshPeriod: UInt64(max(0, period.inNanoseconds))) ?? 1
-            measuredFrames += samples.count
-            results.append(.init(name: output.name, refreshMilliHertz: output.currentMode?.refreshMilliHertz ?? 0,
-                                 period: UInt64(period.inNanoseconds), pacing: pacing,
-                                 stallMilliseconds: options.run.stalls[output.name] ?? 0,
-                                 suspensions: statistics?.suspensions ?? 0,
-                                 feedbackMostOutstanding: statistics?.feedbackMostOutstanding ?? 0,
-                                 feedbackDropped: statistics?.feedbackDropped ?? 0,
-                                 compositor: PresentationReport(steady: samples, startup: startup,
-                                                                period: UInt64(period.inNanoseconds), interval: interval),
-                                 fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false,
-                                 timestampsHeld: statistics?.heldTimestamps ?? 0, interval: interval,
-                                 videos: stage.telemetry.videos(output.id).map(VideoReport.init),
-                                 videoFramesMeasured: BenchCommand.videoFramesShown(output, telemetry: stage.telemetry)
-                                     - (videoFramesBefore[output.id] ?? 0)))
+        let results = outputs.map { output in
+            report(output, window: windows[output.id], coupled: coupled, measuredFrom: measuredFrom, stage: stage,
+                   videoFramesBefore: videoFramesBefore[output.id] ?? 0)
         }
+        let measuredFrames = results.reduce(0) { $0 + $1.pacing.frames }
         let cpu = Double(after.cpuNanoseconds - (before ?? after).cpuNanoseconds) / 1e6
         let videoFrames = results.reduce(0) { $0 + $1.videoFramesMeasured }
         return BenchRun(mode: mode, presentationClock: stage.display.tracker.presentationClock,
@@ -144,6 +123,30 @@ final class BenchCommand {
                         processCPUMillisecondsPerFrame: measuredFrames > 0 ? cpu / Double(measuredFrames) : 0,
                         processCPUMillisecondsPerVideoFrame: videoFrames > 0 ? cpu / Double(videoFrames) : nil,
                         peakRSSKilobytes: after.peakRSSKilobytes)
+    }
+
+    /// One output's part of a run: its frames committed after the warm-up, against its
+    /// refresh, and what the compositor said of them.
+    private func report(_ output: Output, window: OutputWindow?, coupled: CoupledLoop?, measuredFrom: MonotonicInstant,
+                        stage: Stage, videoFramesBefore: Int) -> BenchRun.Output {
+        let log = window?.frameLog ?? coupled?.frameLog(of: output.id) ?? FrameLog(capacity: nil)
+        let samples = log.samples.filter { $0.commit >= measuredFrom }
+        let startup = (log.opening + log.samples).filter { $0.commit < measuredFrom }
+        let statistics = window?.statistics
+        let period = output.currentMode?.refreshPeriod ?? statistics?.refreshPeriod ?? OutputMode.assumedRefreshPeriod
+        let nanoseconds = UInt64(max(0, period.inNanoseconds))
+        let interval = window?.displayLinkSettings.effectiveInterval(refreshPeriod: nanoseconds) ?? 1
+        return .init(name: output.name, refreshMilliHertz: output.currentMode?.refreshMilliHertz ?? 0,
+                     period: nanoseconds, pacing: OutputPacing(samples: samples, period: nanoseconds),
+                     stallMilliseconds: options.run.stalls[output.name] ?? 0,
+                     suspensions: statistics?.suspensions ?? 0,
+                     feedbackMostOutstanding: statistics?.feedbackMostOutstanding ?? 0,
+                     feedbackDropped: statistics?.feedbackDropped ?? 0,
+                     compositor: PresentationReport(steady: samples, startup: startup, period: nanoseconds, interval: interval),
+                     fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false,
+                     timestampsHeld: statistics?.heldTimestamps ?? 0, interval: interval,
+                     videos: stage.telemetry.videos(output.id).map(VideoReport.init),
+                     videoFramesMeasured: BenchCommand.videoFramesShown(output, telemetry: stage.telemetry) - videoFramesBefore)
     }
 
     /// Video frames shown so far, each output's distinct frames of each of its videos

@@ -61,45 +61,10 @@ final class Stage {
         // with --shaders DIR, every program the run may draw with, so that a shader of
         // the folder that does not compile stops glout before any window opens.
         let programs = ScenePrograms(library: library)
-        var first: [String]
-        switch options.scene {
-        case .views:
-            // Only the views the outputs show now: on a cold shader cache each program
-            // is compiled, then linked by llvmpipe at its first draw, before the first frame.
-            switch options.layout {
-            case .mirror:
-                first = ["control.frag"]
-            case .independent:
-                let control = options.showsControl ? display.primary?.name : nil
-                first = display.outputs.isEmpty ? ["control.frag"]
-                    : Array(Set(display.outputs.map { $0.name == control ? "control.frag" : "content.frag" })).sorted()
-            case .span:
-                first = ["control.frag", "content.frag", "span.frag"]
-            }
-            if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "rings.frag", "text.frag", "marker.frag", "span.frag"] }
-            if files.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
-            if !videos.isEmpty { first.append("video.frag") }
-            for case .shader(let path, _) in files { first.append(path) }
-        case .triangle: first = ["triangle.frag"]
-        case .pacing: first = ["pacing.frag", "text.frag"]
-        }
+        let first = Stage.firstPrograms(options, outputs: display.outputs, primary: display.primary, files: files)
         contentPictures = try graphics.withSharedContext {
             try programs.compile(first)
-            func piece(_ picture: ContentPicture) throws -> ContentPiece {
-                switch picture {
-                case .image(let image): return ContentPiece(image: image, program: try programs.image)
-                case .shader(let path, _): return ContentPiece(image: nil, program: try programs.program(path))
-                case .video(let source): return ContentPiece(image: nil, video: source, program: try programs.video)
-                case .playlist(let list): throw GloutError("--content \(Log.printable(list.path)): a list cannot be an item of a list")
-                }
-            }
-            return try contents.mapValues { picture -> ContentRendering in
-                guard case .playlist(let list) = picture else {
-                    return ContentRendering(try piece(picture), scaleMode: options.scaleMode, videoSync: options.videoSync)
-                }
-                return ContentRendering(pieces: try list.items.map(piece), playlist: list.playlist, scaleMode: options.scaleMode,
-                                        videoSync: options.videoSync)
-            }
+            return try Stage.renderings(of: contents, programs: programs, options: options)
         }
         self.programs = programs
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
@@ -108,15 +73,7 @@ final class Stage {
                             live: options.live, label: options.label))
         if options.identify { scene.toggleIdentify(now: .now) }
         // Decoding starts now, ahead of the first frames.
-        let conversion = options.videoConversion.resolved(rasterizesOnCPU: graphics.rasterizesOnCPU)
-        for video in videos {
-            try video.start(conversion: conversion)
-            log.info("--content \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
-                     + "\(video.timeline.count) frames at \(String(format: "%.3f", video.timeline.framesPerSecond)) fps, "
-                     + "looping every \(String(format: "%.3f", video.timeline.length)) s, decoded "
-                     + (video.decodesWithVAAPI ? "by VA-API" : "in software") + ", converted to RGB by "
-                     + (video.conversion == .swscale ? "libswscale" : "the shader"))
-        }
+        try Stage.start(videos, conversion: options.videoConversion.resolved(rasterizesOnCPU: graphics.rasterizesOnCPU), log: log)
         for case .playlist(let list) in files {
             log.info("--content \(Log.printable(list.path)): \(list.items.count) items, looping every "
                      + "\(String(format: "%.3f", list.playlist.length)) s")
@@ -126,6 +83,69 @@ final class Stage {
         for output in display.outputs { telemetry.register(output) }
         // A --mode the outputs cannot show is a usage error now, not when a window opens.
         for output in display.outputs { _ = try renderSize(for: output) }
+    }
+
+    /// The programs the first frames draw with, compiled before any window opens (the rest
+    /// when first drawn): only the views the outputs show now, since on a cold shader cache
+    /// each program is compiled, then linked by llvmpipe at its first draw; with --shaders
+    /// DIR every program the run may draw with, so that a shader of the folder that does
+    /// not compile stops glout first.
+    private static func firstPrograms(_ options: RunOptions, outputs: [Output], primary: Output?,
+                                      files: [ContentPicture]) -> [String] {
+        switch options.scene {
+        case .triangle: return ["triangle.frag"]
+        case .pacing: return ["pacing.frag", "text.frag"]
+        case .views: break
+        }
+        var first: [String]
+        switch options.layout {
+        case .mirror:
+            first = ["control.frag"]
+        case .independent:
+            let control = options.showsControl ? primary?.name : nil
+            first = outputs.isEmpty ? ["control.frag"]
+                : Array(Set(outputs.map { $0.name == control ? "control.frag" : "content.frag" })).sorted()
+        case .span:
+            first = ["control.frag", "content.frag", "span.frag"]
+        }
+        if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "rings.frag", "text.frag", "marker.frag", "span.frag"] }
+        if files.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
+        if files.contains(where: { if case .video = $0 { true } else { false } }) { first.append("video.frag") }
+        for case .shader(let path, _) in files { first.append(path) }
+        return first
+    }
+
+    /// How each output's --content is drawn: its pieces, each with its program. Runs with
+    /// the shared context current.
+    private static func renderings(of contents: [String: ContentPicture], programs: ScenePrograms,
+                                   options: RunOptions) throws -> [String: ContentRendering] {
+        func piece(_ picture: ContentPicture) throws -> ContentPiece {
+            switch picture {
+            case .image(let image): return ContentPiece(image: image, program: try programs.image)
+            case .shader(let path, _): return ContentPiece(image: nil, program: try programs.program(path))
+            case .video(let source): return ContentPiece(image: nil, video: source, program: try programs.video)
+            case .playlist(let list): throw GloutError("--content \(Log.printable(list.path)): a list cannot be an item of a list")
+            }
+        }
+        return try contents.mapValues { picture -> ContentRendering in
+            guard case .playlist(let list) = picture else {
+                return ContentRendering(try piece(picture), scaleMode: options.scaleMode, videoSync: options.videoSync)
+            }
+            return ContentRendering(pieces: try list.items.map(piece), playlist: list.playlist, scaleMode: options.scaleMode,
+                                    videoSync: options.videoSync)
+        }
+    }
+
+    /// Starts each video's decoding thread, and says what it plays.
+    private static func start(_ videos: [VideoSource], conversion: VideoConversion, log: Log) throws {
+        for video in videos {
+            try video.start(conversion: conversion)
+            log.info("--content \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
+                     + "\(video.timeline.count) frames at \(String(format: "%.3f", video.timeline.framesPerSecond)) fps, "
+                     + "looping every \(String(format: "%.3f", video.timeline.length)) s, decoded "
+                     + (video.decodesWithVAAPI ? "by VA-API" : "in software") + ", converted to RGB by "
+                     + (video.conversion == .swscale ? "libswscale" : "the shader"))
+        }
     }
 
     deinit {

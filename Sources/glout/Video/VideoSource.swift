@@ -230,14 +230,26 @@ final class VideoSource: @unchecked Sendable {
         seekTarget != nil || (queue.count < capacity && (queue.last?.number ?? Int.min) < wanted + capacity)
     }
 
+    /// Where the decoding thread is: the pass, the last frame's index in it, the first
+    /// frame number wanted, and how the pass went (frames given, made, failed).
+    private struct Position {
+        var pass = 0, lastIndex = -1, discardBelow = 0
+        var frames = 0, made = 0, failed = 0
+        var warnedFailure = false
+
+        /// A new pass from its start, wanting frames from `discardBelow` on.
+        mutating func restart(pass: Int, discardBelow: Int) {
+            (self.pass, self.discardBelow, lastIndex) = (pass, discardBelow, -1)
+            (frames, made, failed) = (0, 0, 0)
+        }
+    }
+
     /// The decoding thread: decodes while the queue has room and frames are wanted, seeks
     /// when told, and at the end of the stream goes back to its start.
     private func decode() {
         guard var decoder = locked({ self.decoder }) else { return }
         let name = Log.printable(path)
-        var pass = 0, discardBelow = 0, lastIndex = -1
-        // Frames the pass gave, and of those wanted, how many were made and how many failed.
-        var framesThisPass = 0, madeThisPass = 0, failedThisPass = 0, warnedFailure = false
+        var position = Position()
         // To the key frame at or before `ticks`: a seek; where FFmpeg cannot seek, or the
         // frames are numbered in decoding order (which only the stream's start keeps
         // exact), the file opened again at its start.
@@ -252,76 +264,81 @@ final class VideoSource: @unchecked Sendable {
                 return false
             }
         }
-        while true {
-            pthread_mutex_lock(mutex)
-            while !stopping && !needsFrames { pthread_cond_wait(wake, mutex) }
-            if stopping {
-                pthread_mutex_unlock(mutex)
-                break
-            }
-            let target = seekTarget
-            seekTarget = nil
-            pthread_mutex_unlock(mutex)
-            if let target {
-                let (p, index) = timeline.position(of: target)
-                if timeline.framed, p == pass, index > lastIndex {
+        while let work = nextWork() {
+            if let target = work {
+                let (pass, index) = timeline.position(of: target)
+                if timeline.framed, pass == position.pass, index > position.lastIndex {
                     // Further on in this pass: decoding on to it is the exact way there.
-                    discardBelow = target
+                    position.discardBelow = target
                 } else {
                     guard rewind(toTicks: timeline.starts[index]) else { break }
-                    (pass, discardBelow, lastIndex) = (p, target, -1)
-                    (framesThisPass, madeThisPass, failedThisPass) = (0, 0, 0)
+                    position.restart(pass: pass, discardBelow: target)
                 }
             }
             let began = MonotonicInstant.now.nanoseconds
-            var made = 0
-            let step = decoder.step { frame, start in
-                let index = timeline.framed ? lastIndex + 1 : start.map(timeline.index(atOrBefore:)) ?? (lastIndex + 1)
-                guard index > lastIndex, index < timeline.count else { return }
-                lastIndex = index
-                framesThisPass += 1
-                let number = pass * timeline.count + index
-                guard number >= discardBelow else { return }
-                guard let picture = converter.picture(of: frame, number: number, conversion: conversion, pool: memory) else {
-                    failedThisPass += 1
-                    if !warnedFailure {
-                        warnedFailure = true
-                        log.warning("--content \(name): frame \(index) (\(frame.pointee.width)x\(frame.pointee.height)) could not "
-                                    + "be made into a picture (out of memory, or a size glout does not play); it is skipped")
-                    }
-                    return
-                }
-                made += 1
-                madeThisPass += 1
-                locked {
-                    if seekTarget == nil, (queue.last?.number ?? Int.min) < number { queue.append(picture) }
-                }
-                pthread_cond_broadcast(arrived)
-            }
-            if made > 0 {
-                let each = (MonotonicInstant.now.nanoseconds &- began) / UInt64(made)
-                locked {
-                    if decodeNanoseconds.count >= 4096 { decodeNanoseconds.removeFirst(2048) }
-                    decodeNanoseconds.append(contentsOf: repeatElement(each, count: made))
-                }
-            }
+            let madeBefore = position.made
+            let step = decoder.step { frame, start in deliver(frame, start: start, at: &position) }
+            recordDecodeTime(since: began, frames: position.made - madeBefore)
             switch step {
             case .more: break
             case .corrupt(let reason):
-                if !locked({ let first = !warned; warned = true; return first }) {
-                    break
+                if locked({ let first = !warned; warned = true; return first }) {
+                    log.warning("--content \(name): skipped \(reason); playback goes on")
                 }
-                log.warning("--content \(name): skipped \(reason); playback goes on")
             case .end:
-                guard framesThisPass > 0, madeThisPass > 0 || failedThisPass == 0 else {
+                guard position.frames > 0, position.made > 0 || position.failed == 0 else {
                     log.warning("--content \(name): a pass of the video gave no frame glout could show; it stops at the last one")
                     return
                 }
                 guard rewind(toTicks: timeline.starts[0]) else { return }
-                (pass, lastIndex) = (pass + 1, -1)
-                (framesThisPass, madeThisPass, failedThisPass) = (0, 0, 0)
-                discardBelow = pass * timeline.count
+                position.restart(pass: position.pass + 1, discardBelow: (position.pass + 1) * timeline.count)
             }
+        }
+    }
+
+    /// Waits until frames are wanted: nil to stop, else the frame to seek to, if asked.
+    private func nextWork() -> Int?? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !stopping && !needsFrames { pthread_cond_wait(wake, mutex) }
+        if stopping { return nil }
+        let target = seekTarget
+        seekTarget = nil
+        return .some(target)
+    }
+
+    /// A decoded frame: numbered on the timeline, made into a picture and queued where it
+    /// is wanted.
+    private func deliver(_ frame: UnsafeMutablePointer<AVFrame>, start: Int64?, at position: inout Position) {
+        let index = timeline.framed ? position.lastIndex + 1 : start.map(timeline.index(atOrBefore:)) ?? (position.lastIndex + 1)
+        guard index > position.lastIndex, index < timeline.count else { return }
+        position.lastIndex = index
+        position.frames += 1
+        let number = position.pass * timeline.count + index
+        guard number >= position.discardBelow else { return }
+        guard let picture = converter.picture(of: frame, number: number, conversion: conversion, pool: memory) else {
+            position.failed += 1
+            if !position.warnedFailure {
+                position.warnedFailure = true
+                log.warning("--content \(Log.printable(path)): frame \(index) (\(frame.pointee.width)x\(frame.pointee.height)) could "
+                            + "not be made into a picture (out of memory, or a size glout does not play); it is skipped")
+            }
+            return
+        }
+        position.made += 1
+        locked {
+            if seekTarget == nil, (queue.last?.number ?? Int.min) < number { queue.append(picture) }
+        }
+        pthread_cond_broadcast(arrived)
+    }
+
+    /// The time per frame of the `frames` a step made since `began`.
+    private func recordDecodeTime(since began: UInt64, frames: Int) {
+        guard frames > 0 else { return }
+        let each = (MonotonicInstant.now.nanoseconds &- began) / UInt64(frames)
+        locked {
+            if decodeNanoseconds.count >= 4096 { decodeNanoseconds.removeFirst(2048) }
+            decodeNanoseconds.append(contentsOf: repeatElement(each, count: frames))
         }
     }
 }
