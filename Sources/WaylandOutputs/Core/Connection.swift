@@ -4,9 +4,10 @@ import Synchronization
 
 /// The connection to the Wayland compositor (a `wl_display`), its socket and its errors.
 ///
-/// The connection is shared by every thread: each thread dispatches its own
-/// ``EventQueue``; this object's `mainQueue` is the display's default queue, which the
-/// thread that created the connection dispatches.
+/// The connection is shared by every thread: one thread reads its socket
+/// (``SocketReader``), each thread dispatches its own ``EventQueue``; this object's
+/// `mainQueue` is the display's default queue, which the thread that created the
+/// connection dispatches.
 // @unchecked: the wl_display is a raw pointer, and libwayland locks it for every thread;
 // the work handed to the main thread is under a Locked, the rest is immutable.
 package final class Connection: @unchecked Sendable {
@@ -21,6 +22,8 @@ package final class Connection: @unchecked Sendable {
     private let mainThread = pthread_self()
     /// Work other threads handed to the main thread (see ``onMainThread(_:)``).
     private let mainThreadWork = Locked<[() -> Void]>([])
+    /// The one thread that reads the socket.
+    let reader: SocketReader
 
     /// Connects with wl_display_connect: to `name`, else $WAYLAND_DISPLAY, else wayland-0.
     package init(name: String? = nil, log: Log = .standardError(prefix: "")) throws {
@@ -33,9 +36,19 @@ package final class Connection: @unchecked Sendable {
         self.display = display
         self.socket = socket
         self.wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        do {
+            reader = try SocketReader(display: display)
+        } catch {
+            wl_display_disconnect(display)
+            close(wakeFD)
+            throw WaylandError.connectionLost(errno: (error as? JoinableThreadError)?.code ?? EAGAIN,
+                                              message: "\(error)")
+        }
     }
 
     deinit {
+        // No thread reads the display once it is gone.
+        reader.stop()
         wl_display_disconnect(display)
         close(wakeFD)
     }
@@ -76,7 +89,9 @@ package final class Connection: @unchecked Sendable {
     /// answered it: every request sent before has been handled, every event it caused
     /// has been dispatched (wl_display_roundtrip).
     package func roundtrip() throws {
-        if dispatching({ wl_display_roundtrip(display) }) < 0 {
+        let result = reader.dispatching { wl_display_roundtrip(display) }
+        reader.wakeQueuesHoldingEvents()
+        if result < 0 {
             let code = errno
             throw failure() ?? .connectionLost(errno: code, message: nil)
         }
@@ -123,67 +138,22 @@ package final class Connection: @unchecked Sendable {
     /// (nil: forever) for events or one of `watching` to become readable.
     /// Returns the descriptors from `watching` that are readable.
     ///
-    /// This thread watches the socket itself, so a render thread busy for seconds delays
-    /// no ping, hotplug or input event, only its own output; but it takes part in a read
-    /// only once it sees unread data there (`EventQueue.dispatchBesideReaders`).
-    /// A thread that waits prepared to read holds back every other reader until it reads
-    /// too (libwayland reads once all prepared threads got there), and a render thread
-    /// must not wait for this one to be scheduled. Events a render thread reads for this
-    /// queue reach it through `forwardMainQueueEvents()`. The price is a wake-up of this
-    /// thread for each batch of events, its own or not (BENCHMARKS.md, "The main thread
-    /// answers").
+    /// The main thread does not read the socket: ``SocketReader`` does, and wakes it when a
+    /// read leaves events on the main queue. So a render thread busy for seconds delays no
+    /// ping, hotplug or input event, only its own output, and a batch of events for one
+    /// window wakes neither this thread nor the other windows' (BENCHMARKS.md, "The main
+    /// thread answers").
     @discardableResult
     package func dispatch(timeout: Duration?, watching: [Int32] = []) throws -> [Int32] {
         runMainThreadWork()
         defer { runMainThreadWork() }
-        return try mainQueue.dispatchBesideReaders(timeout: timeout, watching: watching)
+        return try mainQueue.dispatch(timeout: timeout, watching: watching)
     }
 
-    /// Render threads that read the socket for their own queues (every ``OutputWindow``'s).
-    private let readers = Atomic<Int>(0)
-    var hasRenderThreadReaders: Bool { readers.load(ordering: .acquiring) > 0 }
-    func readerStarted() { readers.add(1, ordering: .releasing) }
-    func readerStopped() { readers.subtract(1, ordering: .releasing) }
-
-    /// Threads dispatching one of this connection's queues now (``EventQueue/dispatchPending()``
-    /// and the roundtrips, on any thread).
-    private let dispatchers = Atomic<Int>(0)
-
-    /// Runs `body`, a dispatch of one of this connection's queues, counted in
-    /// ``waitForDispatchers(upTo:)``.
-    func dispatching<Result>(_ body: () -> Result) -> Result {
-        dispatchers.add(1, ordering: .sequentiallyConsistent)
-        defer { dispatchers.subtract(1, ordering: .sequentiallyConsistent) }
-        return body()
-    }
-
-    /// Waits, for at most `limit`, until no thread dispatches. libwayland hands an event to
-    /// its handler with its lock released, and wl_display.error's handler records the
-    /// protocol error only at its end: a thread that read the end of the stream meanwhile
-    /// would record "connection closed" first, and the protocol error would be lost
-    /// (EventQueue reads the end of the stream only after this). Not counted, so not waited
-    /// for: what Mesa dispatches on its own queue inside eglSwapBuffers (the EGL path), and
-    /// the end of the stream that libwayland's roundtrip reads itself.
-    func waitForDispatchers(upTo limit: Duration) {
-        let deadline = MonotonicClock.now() + UInt64(limit.inNanoseconds)
-        while dispatchers.load(ordering: .sequentiallyConsistent) > 0, MonotonicClock.now() < deadline {
-            usleep(500)
-        }
-    }
-
-    /// Called after another thread read the socket (an event queue of its own, Mesa's):
-    /// wakes the main thread if events for the main queue are waiting.
-    func forwardMainQueueEvents() {
-        if mainQueueHoldsEvents { wakeMainQueue() }
-    }
-
-    /// Whether events wait on the main queue, undispatched. From any thread:
-    /// wl_display_prepare_read fails exactly when the default queue is not empty; when it
-    /// succeeds the intent is withdrawn at once.
-    var mainQueueHoldsEvents: Bool {
-        guard wl_display_prepare_read(display) == 0 else { return true }
-        wl_display_cancel_read(display)
-        return false
+    /// Wakes each queue that holds events nobody has dispatched: called after a read by
+    /// another than the connection's reader (Mesa, on its own queue inside eglSwapBuffers).
+    func wakeQueuesHoldingEvents() {
+        reader.wakeQueuesHoldingEvents()
     }
 }
 

@@ -137,7 +137,7 @@ public final class OutputSession {
     private var role: PrimaryRole
     private var madeGraphics: Graphics?
     /// EGL starting on its own thread (``Configuration/prepareGraphics``), and what it made.
-    private var graphicsStart: (thread: RenderThread, result: Locked<Result<Graphics, any Error>?>)?
+    private var graphicsStart: (thread: JoinableThread, result: Locked<Result<Graphics, any Error>?>)?
     private var windowFor: ((Output) throws -> WindowRequest)?
     private var opened: [UInt32: Opened] = [:]
     private var streams: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
@@ -160,12 +160,12 @@ public final class OutputSession {
         signals = configuration.handlesSignals ? try SignalWatch() : nil
         connection = try Connection(name: configuration.display, log: configuration.log)
         tracker = OutputTracker(connection: connection)
-        var early: (thread: RenderThread, result: Locked<Result<Graphics, any Error>?>)?
+        var early: (thread: JoinableThread, result: Locked<Result<Graphics, any Error>?>)?
         if configuration.prepareGraphics {
             let result = Locked<Result<Graphics, any Error>?>(nil)
             let connection = connection, serialize = configuration.serializeGL
             // Without the thread (it could not start), graphics() starts EGL itself.
-            if let thread = try? RenderThread(name: "egl", body: {
+            if let thread = try? JoinableThread(name: "egl", body: {
                 let made = Result { try Graphics(connection: connection, serializeGL: serialize) }
                 eglReleaseThread()
                 result.withLock { $0 = made }

@@ -195,6 +195,8 @@ package final class FullscreenSurface: ProxyOwner {
 
     /// Whether the surface can be drawn into (the first configure has been acknowledged).
     package var isConfigured: Bool { eglSurface != nil || frames != nil }
+    /// Whether Mesa may read the socket in eglSwapBuffers (an EGL window surface).
+    package var readsInSwap: Bool { eglSurface != nil }
 
     /// Whether frames go through the window's own wl_shm buffers (``Options/FramePath``).
     package var usesSharedMemory: Bool { shm != nil }

@@ -64,7 +64,7 @@ package final class OutputWindow: @unchecked Sendable {
     /// Keeps the output's wl_output until the render thread is done with it.
     private let lease: OutputLease
     private let presentation: (proxy: OpaquePointer, clock: UInt32)?
-    private var thread: RenderThread?
+    private var thread: JoinableThread?
     /// The surface's placement changed since the last commit (render thread only).
     private var placementChanged = true
     /// Whether commits may carry timestamps later than the moment they are sent; off once
@@ -95,7 +95,7 @@ package final class OutputWindow: @unchecked Sendable {
         self.lease = lease
         presentation = options.presentationFeedback ? windowing.presentation : nil
         // Thread names are cut to 15 bytes: the output's name says which window it is.
-        thread = try RenderThread(name: output.name) { [self] in
+        thread = try JoinableThread(name: output.name) { [self] in
             run(makeRenderer: makeRenderer)
         }
     }
@@ -172,10 +172,6 @@ package final class OutputWindow: @unchecked Sendable {
     // MARK: - The render thread
 
     private func run(makeRenderer: (RenderTarget) throws -> any OutputRenderer) {
-        // While it runs, the main thread leaves the end of the stream to it for a moment
-        // (EventQueue.mainThreadEndGrace).
-        connection.readerStarted()
-        defer { connection.readerStopped() }
         do {
             try renderLoop(makeRenderer: makeRenderer)
         } catch {
@@ -325,10 +321,9 @@ package final class OutputWindow: @unchecked Sendable {
                     state.statistics.suspensions = link.timing.suspensions
                 }
             }
-            // Events for the main queue may have been read by Mesa inside eglSwapBuffers,
-            // on its own queue: the main thread, which does not hold the socket while it
-            // waits, hears of them now (this queue's own reads tell it themselves).
-            connection.forwardMainQueueEvents()
+            // Mesa may have read the socket inside eglSwapBuffers, for its own queue: the
+            // queues that read left events on are woken now.
+            if surface.readsInSwap { connection.wakeQueuesHoldingEvents() }
         }
     }
 

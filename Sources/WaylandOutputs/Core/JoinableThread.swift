@@ -2,7 +2,7 @@ import Glibc
 
 /// A joinable POSIX thread. Foundation's Thread cannot be joined, and an output's
 /// teardown must know that its render loop has finished before its proxies go.
-final class RenderThread {
+final class JoinableThread {
     private final class Start {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -13,7 +13,7 @@ final class RenderThread {
 
     /// Starts `body` on a new thread named `name` (truncated to 15 bytes, the kernel's limit).
     init(name: String, body: @escaping @Sendable () -> Void) throws {
-        let threadName = String(name.utf8.prefix(15)) ?? "render"
+        let threadName = String(name.utf8.prefix(15)) ?? "glout"
         let start = Unmanaged.passRetained(Start {
             nameCurrentThread(threadName)
             body()
@@ -25,7 +25,7 @@ final class RenderThread {
         }, start)
         guard result == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
-            throw RenderThreadError(code: result)
+            throw JoinableThreadError(code: result)
         }
     }
 
@@ -50,7 +50,7 @@ private func nameCurrentThread(_ name: String) {
 }
 
 /// pthread_create failed.
-struct RenderThreadError: Error, CustomStringConvertible {
+struct JoinableThreadError: Error, CustomStringConvertible {
     let code: Int32
-    var description: String { "could not start a render thread: \(String(cString: strerror(code)))" }
+    var description: String { "could not start a thread: \(String(cString: strerror(code)))" }
 }
