@@ -10,9 +10,8 @@ final class OutputProxy: ProxyOwner {
     private(set) var state: OutputState
     /// Called with each new complete description.
     var published: ((Output) -> Void)?
-    /// Windows holding this proxy (``OutputLease``), and whether its global is gone.
+    /// Windows holding this proxy (``OutputLease``).
     var leases = 0
-    var isRemoved = false
 
     private let log: Log
     private var complaints = CompositorComplaints()

@@ -146,8 +146,12 @@ package final class OutputTracker {
     /// window holds it.
     func endLease(on proxy: OutputProxy) {
         proxy.leases -= 1
-        guard proxy.isRemoved, proxy.leases == 0 else { return }
-        retired[ObjectIdentifier(proxy)] = nil
+        releaseIfUnheld(proxy)
+    }
+
+    /// Releases a retired proxy that no window holds any more, once.
+    private func releaseIfUnheld(_ proxy: OutputProxy) {
+        guard proxy.leases == 0, retired.removeValue(forKey: ObjectIdentifier(proxy)) != nil else { return }
         release(proxy)
     }
 
@@ -184,16 +188,13 @@ package final class OutputTracker {
 
     private func removeOutput(id: UInt32) {
         guard let proxy = proxies.removeValue(forKey: id) else { return }
-        // Tell the application first, so its windows go before the output's proxies; a
-        // window it closes later keeps the wl_output alive until then.
+        // Retired before the application hears of it: the last lease to end releases the
+        // proxy, whether its window closes while the application handles the event or
+        // later. The application is told first, so its windows go before the proxy.
+        retired[ObjectIdentifier(proxy)] = proxy
         if let event = list.remove(id: id) {
             onEvent?(event)
         }
-        proxy.isRemoved = true
-        if proxy.leases == 0 {
-            release(proxy)
-        } else {
-            retired[ObjectIdentifier(proxy)] = proxy
-        }
+        releaseIfUnheld(proxy)
     }
 }

@@ -11,30 +11,6 @@ import CWayland
 // @unchecked: what both its threads touch is in `shared` (a Locked); the rest is set in
 // init and then read-only, or used by the render thread alone (marked where declared).
 package final class OutputWindow: @unchecked Sendable {
-    package struct Options: Sendable {
-        /// The window's app ID, title, render size and scale mode.
-        package var surface: FullscreenSurface.Options
-        /// How many recent frames ``frameLog`` keeps (nil: every frame, for benchmarks).
-        package var frameLogCapacity: Int?
-        /// Ask for wp_presentation_feedback on every commit, where the compositor offers it.
-        package var presentationFeedback: Bool
-        /// The most feedback requests left unanswered at once (the oldest is dropped).
-        package var outstandingFeedbackLimit: Int
-
-        package init(surface: FullscreenSurface.Options, frameLogCapacity: Int? = 4096, presentationFeedback: Bool = true,
-                    outstandingFeedbackLimit: Int = 8) {
-            self.surface = surface
-            self.frameLogCapacity = frameLogCapacity
-            self.presentationFeedback = presentationFeedback
-            self.outstandingFeedbackLimit = max(1, outstandingFeedbackLimit)
-        }
-
-        /// A window called `appID`, drawing at the output's own size.
-        package init(appID: String) {
-            self.init(surface: FullscreenSurface.Options(appID: appID))
-        }
-    }
-
     /// Counters a window keeps while it runs (``WindowStatistics``).
     package typealias Statistics = WindowStatistics
 
