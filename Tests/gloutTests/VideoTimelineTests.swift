@@ -166,7 +166,7 @@ final class VideoTimelineTests: XCTestCase {
     /// BT.601's primaries come out as the primaries.
     func test_theColourMatrixTurnsVideoRangeYCbCrIntoRGB() {
         func rgb(_ y: Double, _ cb: Double, _ cr: Double, bt709: Bool, full: Bool = false) -> [Double] {
-            let m = SceneRenderer.colourMatrix(bt709: bt709, fullRange: full)
+            let m = VideoPlayer.colourMatrix(bt709: bt709, fullRange: full)
             let l = (y / 255 - m.0) * m.1, u = (cb / 255 - m.2) * m.3, v = (cr / 255 - m.2) * m.3
             return [l + m.4 * v, l - m.5 * u - m.6 * v, l + m.7 * u].map { min(max($0, 0), 1) * 255 }
         }

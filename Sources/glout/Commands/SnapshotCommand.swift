@@ -116,7 +116,7 @@ enum SnapshotCommand {
     private static func draw(_ view: SpanView, at rect: Rect, in size: Size, block: FrameBlock, time: Double) {
         let gl = rect.flippedY(containerHeight: size.height)
         glViewport(gl.x, gl.y, gl.width, gl.height)
-        block.set(0, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
+        block.set(.canvas, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
         view.write(to: block, time: time)
         block.upload()
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
