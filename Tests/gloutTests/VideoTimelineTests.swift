@@ -239,10 +239,10 @@ final class VideoConversionTests: XCTestCase {
     }
 
     func test_aFrameTakesItsFormsBytes() {
-        XCTAssertEqual(VideoPicture.bytes(width: 1920, height: 1080, conversion: .swscale), 1920 * 1080 * 4)
-        XCTAssertEqual(VideoPicture.bytes(width: 1920, height: 1080, conversion: .shader), 1920 * 1080 * 3 / 2)
+        XCTAssertEqual(VideoFrame.bytes(width: 1920, height: 1080, conversion: .swscale), 1920 * 1080 * 4)
+        XCTAssertEqual(VideoFrame.bytes(width: 1920, height: 1080, conversion: .shader), 1920 * 1080 * 3 / 2)
         // Odd sizes round the chroma up.
-        XCTAssertEqual(VideoPicture.bytes(width: 3, height: 3, conversion: .shader), 9 + 2 * 4)
+        XCTAssertEqual(VideoFrame.bytes(width: 3, height: 3, conversion: .shader), 9 + 2 * 4)
     }
 }
 

@@ -20,10 +20,10 @@ struct FrameDump {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         glReadPixels(0, 0, size.width, size.height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
-        var picture = Canvas(width: width, height: height, pixels: bottomUp)
-        picture.flipVertically()
+        var bitmap = Bitmap(width: width, height: height, pixels: bottomUp)
+        bitmap.flipVertically()
         // Whole or not at all: a reader never sees half a file.
         let path = folder + "/" + FileSystem.fileName(forOutput: target.output.name, id: target.output.id) + ".png"
-        if (try? picture.writePNG(to: path + ".part")) != nil { rename(path + ".part", path) }
+        if (try? bitmap.writePNG(to: path + ".part")) != nil { rename(path + ".part", path) }
     }
 }

@@ -279,14 +279,14 @@ final class SceneRenderer: OutputRenderer {
     }
 
     /// The draft first frame of the control and content views, written by the CPU
-    /// (``DraftPicture``); the span, custom content and snapshots draw theirs with GL.
+    /// (``DraftFrame``); the span, custom content and snapshots draw theirs with GL.
     func drawDraft(_ frame: DisplayLinkFrame, into pixels: UnsafeMutableBufferPointer<UInt32>, in target: RenderTarget) -> Bool {
         guard drawsFirstFrameFast else { return false }
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
         guard view == .control || (view == .content && show == nil) else { return false }
         let time = state.time(at: frame.timestamp)
-        let picture = DraftPicture(
+        let picture = DraftFrame(
             view: view, size: target.pixelSize, canvas: layout.canvas,
             accent: view == .control ? state.accent : state.contentAccent, time: time,
             pixelsPerPoint: target.pixelsPerPoint, bandHeight: layout.bandHeight,

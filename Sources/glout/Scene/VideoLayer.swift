@@ -32,7 +32,7 @@ final class VideoLayer {
     /// size copied (BGRA) or converted (planes, with `program`) straight there; at another,
     /// scaled by a filtered blit from the frame (BGRA), or from the converted layer, which
     /// the planes are converted into at their own size (once per frame).
-    func place(_ picture: VideoPicture, frame shown: Int, of video: VideoSource, reader: ObjectIdentifier,
+    func place(_ picture: VideoFrame, frame shown: Int, of video: VideoSource, reader: ObjectIdentifier,
                at place: (x: Double, y: Double, width: Double, height: Double), layout: SceneLayout,
                target: RenderTarget, into framebuffer: GLuint, program: GLuint, block: FrameBlock, cache: PictureCache) {
         let canvas = layout.canvas
@@ -85,7 +85,7 @@ final class VideoLayer {
     /// A copy of the visible part of a BGRA frame: at its own size a plain one (no
     /// scissor, no scaling, the same format, which llvmpipe does as a memory copy), else
     /// filtered.
-    private func copy(_ frame: VideoTextures.Binding, of picture: VideoPicture,
+    private func copy(_ frame: VideoTextures.Binding, of picture: VideoFrame,
                       to destination: (x: Int32, y: Int32, width: Int32, height: Int32), clip: Rect, unscaled: Bool,
                       into framebuffer: GLuint) {
         bindForReading(frame)

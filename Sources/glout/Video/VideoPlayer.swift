@@ -12,7 +12,7 @@ struct VideoPlayer {
     typealias ColourMatrix = (Double, Double, Double, Double, Double, Double, Double, Double)
 
     /// The frame to draw, and its number.
-    private(set) var picture: VideoPicture?
+    private(set) var picture: VideoFrame?
     private(set) var shownFrame: Int?
     private(set) var colourMatrix: ColourMatrix = (0, 0, 0, 0, 0, 0, 0, 0)
     /// What this output's refreshes showed of each video, by file.
