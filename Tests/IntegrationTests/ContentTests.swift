@@ -22,7 +22,7 @@ final class ContentTests: IntegrationTestCase {
         var pixels: [UInt8] = []
         for _ in 0..<90 { for x in 0..<160 { pixels += x < 80 ? [255, 0, 0, 255] : [0, 0, 255, 255] } }
         let path = folder.appendingPathComponent("halves.png").path
-        try Canvas(width: 160, height: 90, pixels: pixels).writePNG(to: path)
+        try Bitmap(width: 160, height: 90, pixels: pixels).writePNG(to: path)
         return path
     }
 

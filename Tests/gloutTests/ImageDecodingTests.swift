@@ -119,9 +119,9 @@ final class ImageDecodingTests: XCTestCase {
     }
 
     func test_aFileIsAPNGAJPEGOrAWebPByItsSignature() {
-        XCTAssertEqual(ContentPicture.kind(of: [0xFF, 0xD8, 0xFF, 0xE0, 0, 16], cut: true), .jpeg)
-        XCTAssertEqual(ContentPicture.kind(of: Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WEBPVP8 ".utf8), cut: true), .webp)
-        XCTAssertEqual(ContentPicture.kind(of: Array("RIFF".utf8) + [1, 0, 0, 0] + Array("AVI LIST".utf8), cut: true), .other)
+        XCTAssertEqual(ContentFile.kind(of: [0xFF, 0xD8, 0xFF, 0xE0, 0, 16], cut: true), .jpeg)
+        XCTAssertEqual(ContentFile.kind(of: Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WEBPVP8 ".utf8), cut: true), .webp)
+        XCTAssertEqual(ContentFile.kind(of: Array("RIFF".utf8) + [1, 0, 0, 0] + Array("AVI LIST".utf8), cut: true), .other)
         XCTAssertFalse(WebPFile.isWebP(Array("RIFF".utf8)))
     }
 
@@ -138,11 +138,11 @@ final class ImageDecodingTests: XCTestCase {
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + u32(13) + chunk + u32(~crc)
     }
 
-    private func load(_ bytes: [UInt8], name: String) throws -> ContentPicture {
+    private func load(_ bytes: [UInt8], name: String) throws -> ContentFile {
         let path = folder.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        var loaded: [String: ContentPicture] = [:]
-        return try ContentPicture.load(path, log: Log { _, _ in }, loaded: &loaded)
+        var loaded: [String: ContentFile] = [:]
+        return try ContentFile.load(path, log: Log { _, _ in }, loaded: &loaded)
     }
 
     func test_aPictureLargerThanGloutHoldsIsRefusedBeforeItsPixelsAreMade() throws {
@@ -163,9 +163,9 @@ final class ImageDecodingTests: XCTestCase {
         let path = folder.appendingPathComponent("wide.png").path
         var pixels = [UInt8](repeating: 0, count: 16384 * 4 * 2)
         for i in stride(from: 0, to: pixels.count, by: 4) { pixels[i] = UInt8(i / 4 % 251); pixels[i + 3] = 255 }
-        try Canvas(width: 16384, height: 2, pixels: pixels).writePNG(to: path)
-        var loaded: [String: ContentPicture] = [:]
-        guard case .image(let image) = try ContentPicture.load(path, log: Log { _, _ in }, loaded: &loaded) else {
+        try Bitmap(width: 16384, height: 2, pixels: pixels).writePNG(to: path)
+        var loaded: [String: ContentFile] = [:]
+        guard case .image(let image) = try ContentFile.load(path, log: Log { _, _ in }, loaded: &loaded) else {
             return XCTFail("not read as an image")
         }
         XCTAssertEqual(image.width, 16384)

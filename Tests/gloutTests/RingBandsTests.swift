@@ -9,8 +9,8 @@ final class RingBandsTests: XCTestCase {
     func cover(distance: Double, time: Float, radius: Double) -> Float {
         let r = Float(distance) / Float(max(radius, 1))
         guard r < 1 else { return 0 }
-        let ring = DraftPicture.smoothstep(0.35, 0.5, DraftPicture.wave(r * 1.44 - time * 0.48))
-        return ring * 0.45 * DraftPicture.smoothstep(0.97, 0.13, r)
+        let ring = DraftFrame.smoothstep(0.35, 0.5, DraftFrame.wave(r * 1.44 - time * 0.48))
+        return ring * 0.45 * DraftFrame.smoothstep(0.97, 0.13, r)
     }
 
     func test_everyPixelTheRingsCoverIsInsideABandWithAPixelToSpare() {

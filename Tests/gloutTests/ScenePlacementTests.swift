@@ -57,7 +57,7 @@ final class SceneLayoutTests: XCTestCase {
         let (cx, cy, r) = (layout.dial.x, 75 + layout.dial.y, layout.dial.radius)
         let dot = 6 * max(1, 450.0 / 480)
         for step in 0..<16 {
-            let direction = SceneRenderer.handDirection(time: Double(step) / 4)
+            let direction = MovingParts.handDirection(time: Double(step) / 4)
             let hand = layout.dialHand(pointing: direction)
             let (tipX, tipY) = (cx + 0.9 * r * direction.x, cy + 0.9 * r * direction.y)
             for (x, y) in [(cx - dot, cy - dot), (cx + dot, cy + dot), (tipX, tipY)] {

@@ -166,7 +166,7 @@ final class VideoTimelineTests: XCTestCase {
     /// BT.601's primaries come out as the primaries.
     func test_theColourMatrixTurnsVideoRangeYCbCrIntoRGB() {
         func rgb(_ y: Double, _ cb: Double, _ cr: Double, bt709: Bool, full: Bool = false) -> [Double] {
-            let m = SceneRenderer.colourMatrix(bt709: bt709, fullRange: full)
+            let m = VideoPlayer.colourMatrix(bt709: bt709, fullRange: full)
             let l = (y / 255 - m.0) * m.1, u = (cb / 255 - m.2) * m.3, v = (cr / 255 - m.2) * m.3
             return [l + m.4 * v, l - m.5 * u - m.6 * v, l + m.7 * u].map { min(max($0, 0), 1) * 255 }
         }
@@ -239,10 +239,10 @@ final class VideoConversionTests: XCTestCase {
     }
 
     func test_aFrameTakesItsFormsBytes() {
-        XCTAssertEqual(VideoPicture.bytes(width: 1920, height: 1080, conversion: .swscale), 1920 * 1080 * 4)
-        XCTAssertEqual(VideoPicture.bytes(width: 1920, height: 1080, conversion: .shader), 1920 * 1080 * 3 / 2)
+        XCTAssertEqual(VideoFrame.bytes(width: 1920, height: 1080, conversion: .swscale), 1920 * 1080 * 4)
+        XCTAssertEqual(VideoFrame.bytes(width: 1920, height: 1080, conversion: .shader), 1920 * 1080 * 3 / 2)
         // Odd sizes round the chroma up.
-        XCTAssertEqual(VideoPicture.bytes(width: 3, height: 3, conversion: .shader), 9 + 2 * 4)
+        XCTAssertEqual(VideoFrame.bytes(width: 3, height: 3, conversion: .shader), 9 + 2 * 4)
     }
 }
 

@@ -27,7 +27,7 @@ enum SnapshotCommand {
                 try render(output: output, target: target, stage: stage)
             }
             let path = folder.appendingPathComponent(FileSystem.fileName(forOutput: output.name, id: output.id) + ".png").path
-            try Canvas(width: Int(target.pixelSize.width), height: Int(target.pixelSize.height), pixels: pixels).writePNG(to: path)
+            try Bitmap(width: Int(target.pixelSize.width), height: Int(target.pixelSize.height), pixels: pixels).writePNG(to: path)
             print("\(Log.printable(path)): \(target.pixelSize), \(output.printableName)")
         }
     }
@@ -104,7 +104,7 @@ enum SnapshotCommand {
                 }
             }
         }
-        var picture = Canvas(width: Int(size.width), height: Int(size.height), pixels: pixels)
+        var picture = Bitmap(width: Int(size.width), height: Int(size.height), pixels: pixels)
         picture.dim(outside: rects)
         try picture.writePNG(to: file)
         print("\(file): \(size.width)x\(size.height) pixels, canvas \(canvas.size.width)x\(canvas.size.height) points "
@@ -116,7 +116,7 @@ enum SnapshotCommand {
     private static func draw(_ view: SpanView, at rect: Rect, in size: Size, block: FrameBlock, time: Double) {
         let gl = rect.flippedY(containerHeight: size.height)
         glViewport(gl.x, gl.y, gl.width, gl.height)
-        block.set(0, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
+        block.set(.canvas, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
         view.write(to: block, time: time)
         block.upload()
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
@@ -160,7 +160,7 @@ enum SnapshotCommand {
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         glReadPixels(0, 0, size.width, size.height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
         // The window's buffer is opaque (XRGB): alpha is meaningless, made 255.
-        var picture = Canvas(width: width, height: height, pixels: bottomUp)
+        var picture = Bitmap(width: width, height: height, pixels: bottomUp)
         picture.flipVertically()
         return picture.pixels
     }

@@ -40,8 +40,8 @@ final class Stage {
         var library = try ShaderSource.library(directory: options.shaderDirectory)
         wall = try options.wallFile.map { try Stage.loadWall($0, command: command) }
         // A file named for several outputs or items is read once (a video: decoded once).
-        var loaded: [String: ContentPicture] = [:]
-        let contents = try options.contents.mapValues { path in try ContentPicture.load(path, log: log, decoding: options.videoDecoding, loaded: &loaded) }
+        var loaded: [String: ContentFile] = [:]
+        let contents = try options.contents.mapValues { path in try ContentFile.load(path, log: log, decoding: options.videoDecoding, loaded: &loaded) }
         let files = loaded.sorted { $0.key < $1.key }.map(\.value)
         videos = files.compactMap { if case .video(let source) = $0 { source } else { nil } }
         // A content shader is compiled like glout's own, and its errors name its path.
@@ -91,7 +91,7 @@ final class Stage {
     /// DIR every program the run may draw with, so that a shader of the folder that does
     /// not compile stops glout first.
     private static func firstPrograms(_ options: RunOptions, outputs: [Output], primary: Output?,
-                                      files: [ContentPicture]) -> [String] {
+                                      files: [ContentFile]) -> [String] {
         switch options.scene {
         case .triangle: return ["triangle.frag"]
         case .pacing: return ["pacing.frag", "text.frag"]
@@ -117,9 +117,9 @@ final class Stage {
 
     /// How each output's --content is drawn: its pieces, each with its program. Runs with
     /// the shared context current.
-    private static func renderings(of contents: [String: ContentPicture], programs: ScenePrograms,
+    private static func renderings(of contents: [String: ContentFile], programs: ScenePrograms,
                                    options: RunOptions) throws -> [String: ContentRendering] {
-        func piece(_ picture: ContentPicture) throws -> ContentPiece {
+        func piece(_ picture: ContentFile) throws -> ContentPiece {
             switch picture {
             case .image(let image): return ContentPiece(image: image, program: try programs.image)
             case .shader(let path, _): return ContentPiece(image: nil, program: try programs.program(path))

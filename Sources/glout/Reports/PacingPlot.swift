@@ -3,7 +3,7 @@
 struct PacingPlot {
     let runs: [BenchRun]
 
-    static let colors = [Canvas.Color(31, 119, 180), Canvas.Color(230, 110, 20)]
+    static let colors = [Bitmap.Color(31, 119, 180), Bitmap.Color(230, 110, 20)]
     static let width = 1400
     static let rowHeight = 320
     static let header = 64
@@ -13,7 +13,7 @@ struct PacingPlot {
         let label = try FontFace(pixelSize: 14)
         let small = try FontFace(pixelSize: 12)
         let names = runs.first?.outputs.map(\.name) ?? []
-        var canvas = Canvas(width: PacingPlot.width, height: PacingPlot.header + names.count * PacingPlot.rowHeight + 30,
+        var canvas = Bitmap(width: PacingPlot.width, height: PacingPlot.header + names.count * PacingPlot.rowHeight + 30,
                             background: .white)
         let modes = runs.map(\.mode.rawValue).joined(separator: " vs ")
         canvas.text("glout bench: frame intervals, \(modes) pacing, \(format(runs.first?.seconds ?? 0, 1)) s per run",
@@ -27,7 +27,7 @@ struct PacingPlot {
             legendX += 40 + label.width(of: text)
         }
         canvas.text("dashed: one refresh period (grey), 1.5 periods = a missed refresh (red)",
-                    x: legendX + 20, y: 54, font: small, Canvas.Color(90, 90, 90))
+                    x: legendX + 20, y: 54, font: small, Bitmap.Color(90, 90, 90))
         for (row, name) in names.enumerated() {
             draw(output: name, top: PacingPlot.header + row * PacingPlot.rowHeight, on: &canvas, label: label, small: small)
         }
@@ -47,7 +47,7 @@ struct PacingPlot {
         }
     }
 
-    private func draw(output name: String, top: Int, on canvas: inout Canvas, label: FontFace, small: FontFace) {
+    private func draw(output name: String, top: Int, on canvas: inout Bitmap, label: FontFace, small: FontFace) {
         let entries = runs.map { $0.outputs.first { $0.name == name } }
         guard let first = entries.compactMap({ $0 }).first else { return }
         let period = Double(first.period) / 1e6
@@ -79,8 +79,8 @@ struct PacingPlot {
     }
 
     /// Grid, axes, and the lines at one refresh period and at 1.5 (a missed refresh).
-    private func drawAxes(_ row: Row, period: Double, step: Double, on canvas: inout Canvas, small: FontFace) {
-        let grid = Canvas.Color(225, 225, 225)
+    private func drawAxes(_ row: Row, period: Double, step: Double, on canvas: inout Bitmap, small: FontFace) {
+        let grid = Bitmap.Color(225, 225, 225)
         var tick = 0.0
         while tick <= row.yMax + 1e-9 {
             canvas.line(row.left, row.y(tick), row.histogramRight, row.y(tick), grid)
@@ -91,11 +91,11 @@ struct PacingPlot {
         canvas.line(row.left, row.top, row.left, row.bottom, .black)
         canvas.line(row.left, row.bottom, row.right, row.bottom, .black)
         canvas.line(row.histogramLeft, row.top, row.histogramLeft, row.bottom, .black)
-        canvas.line(row.left, row.y(period), row.histogramRight, row.y(period), Canvas.Color(120, 120, 120), dash: 6)
-        canvas.line(row.left, row.y(period * 1.5), row.histogramRight, row.y(period * 1.5), Canvas.Color(210, 40, 40), dash: 6)
+        canvas.line(row.left, row.y(period), row.histogramRight, row.y(period), Bitmap.Color(120, 120, 120), dash: 6)
+        canvas.line(row.left, row.y(period * 1.5), row.histogramRight, row.y(period * 1.5), Bitmap.Color(210, 40, 40), dash: 6)
     }
 
-    private func drawTimeAxis(_ row: Row, seconds: Double, on canvas: inout Canvas, small: FontFace) {
+    private func drawTimeAxis(_ row: Row, seconds: Double, on canvas: inout Bitmap, small: FontFace) {
         let xStep = [1.0, 2, 5, 10, 30, 60, 120].first { seconds / $0 <= 12 } ?? 300
         var second = 0.0
         while second <= seconds + 1e-9 {
@@ -107,8 +107,8 @@ struct PacingPlot {
     }
 
     /// Each interval at the time it ended; those above the axis marked at its top.
-    private func drawTimeline(_ intervals: [UInt64], _ row: Row, seconds: Double, color: Canvas.Color,
-                              on canvas: inout Canvas) {
+    private func drawTimeline(_ intervals: [UInt64], _ row: Row, seconds: Double, color: Bitmap.Color,
+                              on canvas: inout Bitmap) {
         var elapsed = 0.0
         var previous: (Int, Int)?
         for interval in intervals {
@@ -117,13 +117,13 @@ struct PacingPlot {
             let point = (row.left + Int(Double(row.right - row.left) * min(elapsed, seconds) / seconds), row.y(ms))
             if let previous { canvas.line(previous.0, previous.1, point.0, point.1, color, alpha: 110) }
             canvas.fill(x: point.0 - 1, y: point.1 - 1, width: 3, height: 3, color, alpha: 200)
-            if ms > row.yMax { canvas.fill(x: point.0 - 2, y: row.top - 6, width: 5, height: 5, Canvas.Color(210, 40, 40)) }
+            if ms > row.yMax { canvas.fill(x: point.0 - 2, y: row.top - 6, width: 5, height: 5, Bitmap.Color(210, 40, 40)) }
             previous = point
         }
     }
 
     /// Horizontal bars, one per bin of the vertical axis.
-    private func drawHistogram(_ intervals: [UInt64], _ row: Row, color: Canvas.Color, on canvas: inout Canvas) {
+    private func drawHistogram(_ intervals: [UInt64], _ row: Row, color: Bitmap.Color, on canvas: inout Bitmap) {
         let bins = 80
         var counts = [Int](repeating: 0, count: bins)
         for interval in intervals {

@@ -1,18 +1,11 @@
 import CGLES
 
-/// The `Frame` uniform block that every view's shaders read (std140, 30 vec4s; see
-/// shaders/frame.glsl), with the empty vertex array their passes draw with: GL objects
-/// of one output's context, and the values, written in place so a frame allocates
-/// nothing.
+/// The GL side of the `Frame` uniform block that every view's shaders read
+/// (shaders/frame.glsl): the buffer its ``FrameUniforms`` go to, with the empty vertex
+/// array their passes draw with; GL objects of one output's context.
 final class FrameBlock {
-    static let floats = 120
-    /// u_rings.w: 1 leaves the content view's rings out (content.frag).
-    static let ringsLeftOut = 27
-    /// u_video0 and u_video1: a --content video's colour matrix (video.frag).
-    static let video = 108
-    /// u_ringBands: where the content view's rings cover anything (rings.vert).
-    static let ringBands = 116
-    private(set) var values = [Float](repeating: 0, count: FrameBlock.floats)
+    /// The values the next ``upload()`` sends.
+    var uniforms = FrameUniforms()
     private var buffer: GLuint = 0
     private var vertexArray: GLuint = 0
 
@@ -21,7 +14,7 @@ final class FrameBlock {
         glGenVertexArrays(1, &vertexArray)
         glGenBuffers(1, &buffer)
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), buffer)
-        glBufferData(GLenum(GL_UNIFORM_BUFFER), values.count * 4, nil, GLenum(GL_DYNAMIC_DRAW))
+        glBufferData(GLenum(GL_UNIFORM_BUFFER), FrameUniforms.floatCount * 4, nil, GLenum(GL_DYNAMIC_DRAW))
     }
 
     deinit {
@@ -29,21 +22,15 @@ final class FrameBlock {
         glDeleteVertexArrays(1, &vertexArray)
     }
 
-    subscript(index: Int) -> Float {
-        get { values[index] }
-        set { values[index] = newValue }
-    }
-
-    /// Sets the vec4 that starts at float `index`.
-    func set(_ index: Int, _ a: Double, _ b: Double, _ c: Double, _ d: Double) {
-        values[index] = Float(a); values[index + 1] = Float(b)
-        values[index + 2] = Float(c); values[index + 3] = Float(d)
+    /// Sets the vec4 `field` of the next upload.
+    func set(_ field: FrameUniforms.Field, _ x: Double, _ y: Double, _ z: Double, _ w: Double) {
+        uniforms.set(field, x, y, z, w)
     }
 
     /// Sends the values to the buffer and binds it, for the passes that follow.
     func upload() {
         glBindBuffer(GLenum(GL_UNIFORM_BUFFER), buffer)
-        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, values.count * 4, values)
+        glBufferSubData(GLenum(GL_UNIFORM_BUFFER), 0, FrameUniforms.floatCount * 4, uniforms.floats)
         bind()
     }
 

@@ -1,6 +1,6 @@
 /// --content LIST: a text file of `FILE [SECONDS]` lines (PNGs, shaders and videos),
 /// played in order and looped on the content clock. Pure: parsing and which item a time
-/// falls in; loading the files is ``ContentPicture``'s.
+/// falls in; loading the files is ``ContentFile``'s.
 struct Playlist: Sendable, Equatable {
     /// One line: the file (relative paths are the list's folder's) and how long it shows
     /// (nil: a video's own length).

@@ -108,7 +108,7 @@ struct SceneLayout: Equatable, Sendable {
                      safeArea: Insets = .zero) -> SceneLayout {
         var canvas = area
         if let aspect {
-            let fit = Layout.aspectFit(aspect, into: area.size)
+            let fit = Letterbox.aspectFit(aspect, into: area.size)
             canvas = Rect(x: area.x + fit.x, y: area.y + fit.y, width: fit.width, height: fit.height)
         }
         var foreground = Insets.zero

@@ -110,9 +110,9 @@ struct SpanView: Equatable, Sendable {
     /// viewport, is the caller's.
     func write(to block: FrameBlock, time: Double) {
         let origin = origin
-        block.set(80, Double(origin.x), Double(origin.y), density.x, density.y)
-        block.set(84, Double(canvasSize.width), Double(canvasSize.height),
+        block.set(.span0, Double(origin.x), Double(origin.y), density.x, density.y)
+        block.set(.span1, Double(canvasSize.width), Double(canvasSize.height),
                   SpanView.barX(time: time, canvasWidth: canvasSize.width), Double(SpanView.litCell(time: time)))
-        block.set(88, Double(cells.x), Double(cells.y), Double(cells.width), Double(cells.height))
+        block.set(.span2, Double(cells.x), Double(cells.y), Double(cells.width), Double(cells.height))
     }
 }

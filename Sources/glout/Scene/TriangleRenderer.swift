@@ -31,7 +31,7 @@ final class TriangleRenderer: OutputRenderer {
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         let picture = target.picture.flippedY(containerHeight: target.pixelSize.height)
         glViewport(picture.x, picture.y, picture.width, picture.height)
-        block[8] = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
+        block.uniforms.sceneTime = Float(state.time(at: frame.timestamp).truncatingRemainder(dividingBy: 3600))
         block.upload()
         glUseProgram(program)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)

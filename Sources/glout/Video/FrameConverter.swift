@@ -2,7 +2,7 @@ import CFFmpeg
 import Glibc
 
 /// Makes decoded frames (AVFrame, any pixel format) into what an output draws
-/// (``VideoPicture``): the planes video.frag converts, or BGRA libswscale converts with the
+/// (``VideoFrame``): the planes video.frag converts, or BGRA libswscale converts with the
 /// frame's own matrix and range. Holds libswscale's contexts between frames; used on one
 /// thread at a time (a video's decoding thread).
 final class FrameConverter {
@@ -20,11 +20,11 @@ final class FrameConverter {
     /// planes the shader samples (copied where it is 8-bit 4:2:0, else brought to that by
     /// libswscale), or BGRA that libswscale converts with the frame's own matrix and range.
     func picture(of frame: UnsafeMutablePointer<AVFrame>, number: Int, conversion: VideoConversion,
-                 pool: VideoFrameMemory.Pool) -> VideoPicture? {
+                 pool: VideoFrameMemory.Pool) -> VideoFrame? {
         let f = frame.pointee
         let (width, height) = (Int(f.width), Int(f.height))
         guard PictureLimits.allows(width: width, height: height),
-              let memory = pool.take(VideoPicture.bytes(width: width, height: height, conversion: conversion)) else { return nil }
+              let memory = pool.take(VideoFrame.bytes(width: width, height: height, conversion: conversion)) else { return nil }
         let colours = FrameConverter.colours(of: f)
         let made: Bool
         if conversion == .swscale {
@@ -36,7 +36,7 @@ final class FrameConverter {
             made = planes(of: frame, into: memory.bytes)
         }
         guard made else { return nil }
-        return VideoPicture(number: number, width: width, height: height, form: conversion == .swscale ? .bgra : .planes,
+        return VideoFrame(number: number, width: width, height: height, form: conversion == .swscale ? .bgra : .planes,
                             memory: memory, bt709: colours.bt709, fullRange: colours.fullRange)
     }
 

@@ -25,7 +25,7 @@ final class VideoSource: @unchecked Sendable {
     /// ``queueBytes`` (a 1920x1080 frame is 3 MB as planes, 8 MB as BGRA), and no fewer
     /// than 3 (2 for frames of over half that).
     var capacity: Int {
-        let each = VideoPicture.bytes(width: width, height: height, conversion: conversion)
+        let each = VideoFrame.bytes(width: width, height: height, conversion: conversion)
         return min(12, max(each > VideoSource.queueBytes / 2 ? 2 : 3, VideoSource.queueBytes / max(each, 1)))
     }
     static let queueBytes = 96 << 20
@@ -42,7 +42,7 @@ final class VideoSource: @unchecked Sendable {
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// Tells a window that waits for a frame (a snapshot) that one was queued.
     private let arrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var queue: [VideoPicture] = []
+    private var queue: [VideoFrame] = []
     /// Each window's last frame asked for, and when (CLOCK_MONOTONIC ns).
     private var consumers: [ObjectIdentifier: (frame: Int, asked: UInt64)] = [:]
     /// The newest frame asked for: the decoder keeps up to ``capacity`` frames past it.
@@ -144,7 +144,7 @@ final class VideoSource: @unchecked Sendable {
     /// before any frame is decoded. With `waiting` seconds, waits up to that long for the
     /// frame itself (a snapshot draws one exact frame).
     func picture(for number: Int, consumer: ObjectIdentifier, now: UInt64,
-                 waiting: Double = 0) -> (picture: VideoPicture?, late: Bool) {
+                 waiting: Double = 0) -> (picture: VideoFrame?, late: Bool) {
         if waiting > 0 {
             _ = picture(for: number, consumer: consumer, now: now)
             var deadline = timespec()
@@ -160,7 +160,7 @@ final class VideoSource: @unchecked Sendable {
             }
             pthread_mutex_unlock(mutex)
         }
-        let result: (VideoPicture?, Bool) = locked {
+        let result: (VideoFrame?, Bool) = locked {
             consumers[consumer] = (number, now)
             wanted = max(wanted, number)
             let newest = queue.last?.number ?? (seekTarget ?? wanted)

@@ -23,7 +23,7 @@ import WaylandOutputs
 /// for the length of an upload at most.
 // @unchecked: all state is under `state`'s lock.
 final class VideoTextures: @unchecked Sendable {
-    /// One frame's textures: the Y and U/V planes (``VideoPicture/Form/planes``) or one
+    /// One frame's textures: the Y and U/V planes (``VideoFrame/Form/planes``) or one
     /// BGRA texture.
     struct Binding: Equatable {
         let slot: Int
@@ -34,7 +34,7 @@ final class VideoTextures: @unchecked Sendable {
 
     private struct Slot {
         var textures: [GLuint] = []
-        var form = VideoPicture.Form.planes
+        var form = VideoFrame.Form.planes
         var size = (width: 0, height: 0)
         /// The frame it holds, nil while empty.
         var number: Int?
@@ -77,7 +77,7 @@ final class VideoTextures: @unchecked Sendable {
     /// The textures that hold `picture` for `reader` (a window's renderer) to draw from
     /// in the current context: where a slot holds it already, that slot's, else uploaded
     /// into one first. Call ``finishedReading(_:reader:)`` after the draws.
-    func bind(_ picture: VideoPicture, reader: ObjectIdentifier) -> Binding {
+    func bind(_ picture: VideoFrame, reader: ObjectIdentifier) -> Binding {
         state.withLock { state in
             state.uses += 1
             let index = state.slots.firstIndex { $0.number == picture.number && $0.form == picture.form
@@ -140,7 +140,7 @@ final class VideoTextures: @unchecked Sendable {
 
     /// Uploads `picture` into the slot ``choose(slots:capacity:)`` picks, once every read of
     /// that slot is done; its index.
-    private func place(_ picture: VideoPicture, reader: ObjectIdentifier, state: inout State) -> Int {
+    private func place(_ picture: VideoFrame, reader: ObjectIdentifier, state: inout State) -> Int {
         let others = state.showing.filter { $0.key != reader }.values
         let chosen = VideoTextures.choose(
             slots: state.slots.enumerated().map { (others.contains($0.offset), $0.element.binds > 0, $0.element.lastUse) },
@@ -171,7 +171,7 @@ final class VideoTextures: @unchecked Sendable {
 
     /// The picture's planes (Y in one channel; U and V side by side in two) or its BGRA
     /// into the slot's textures, made or specified anew for another size or form.
-    private func upload(_ picture: VideoPicture, into slot: inout Slot) {
+    private func upload(_ picture: VideoFrame, into slot: inout Slot) {
         let planes: [(width: Int, height: Int, internal: GLint, format: GLenum, pixels: UnsafeRawPointer)]
         switch picture.form {
         case .planes:

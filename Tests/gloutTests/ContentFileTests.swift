@@ -4,7 +4,7 @@ import WaylandOutputs
 
 /// --content's pure parts: the option, where an image goes, how the label describes an
 /// output.
-final class ContentPictureTests: XCTestCase {
+final class ContentFileTests: XCTestCase {
     func options(_ line: String) throws -> RunOptions {
         guard case .run(let options) = try Arguments.parse(line.split(separator: " ").map(String.init)) else {
             throw GloutError("not a run")
@@ -55,15 +55,15 @@ final class ContentPictureTests: XCTestCase {
     func test_aPNGIsDecodedToRGBAAndABrokenOneIsRefusedWithLibpngsReason() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("content-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Canvas(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128]).writePNG(to: path)
-        var loaded: [String: ContentPicture] = [:]
-        guard case .image(let image) = try ContentPicture.load(path, log: Log { _, _ in }, loaded: &loaded) else { return XCTFail("not read as an image") }
+        try Bitmap(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128]).writePNG(to: path)
+        var loaded: [String: ContentFile] = [:]
+        guard case .image(let image) = try ContentFile.load(path, log: Log { _, _ in }, loaded: &loaded) else { return XCTFail("not read as an image") }
         XCTAssertEqual(image.width, 2)
         XCTAssertEqual(image.height, 1)
         XCTAssertEqual(image.pixels, [10, 20, 30, 255, 40, 50, 60, 128])
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]).write(to: URL(fileURLWithPath: path))
         loaded = [:]
-        XCTAssertThrowsError(try ContentPicture.load(path, log: Log { _, _ in }, loaded: &loaded)) { error in
+        XCTAssertThrowsError(try ContentFile.load(path, log: Log { _, _ in }, loaded: &loaded)) { error in
             XCTAssertTrue("\(error)".contains("not a PNG glout can read (libpng: "), "\(error)")
         }
     }
@@ -129,13 +129,13 @@ final class ContentPictureTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Canvas(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128]).writePNG(to: folder.appendingPathComponent("a.png").path)
+        try Bitmap(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128]).writePNG(to: folder.appendingPathComponent("a.png").path)
         try "#version 300 es\nvoid main() {}\n".write(to: folder.appendingPathComponent("s.frag"), atomically: true, encoding: .utf8)
-        func load(_ text: String) throws -> ContentPicture {
+        func load(_ text: String) throws -> ContentFile {
             let list = folder.appendingPathComponent("list-\(UUID().uuidString).txt")
             try text.write(to: list, atomically: true, encoding: .utf8)
-            var loaded: [String: ContentPicture] = [:]
-            return try ContentPicture.load(list.path, log: Log { _, _ in }, loaded: &loaded)
+            var loaded: [String: ContentFile] = [:]
+            return try ContentFile.load(list.path, log: Log { _, _ in }, loaded: &loaded)
         }
         guard case .playlist(let list) = try load("a.png 2\ns.frag 3\na.png 1\n") else { return XCTFail("not a playlist") }
         XCTAssertEqual(list.playlist.durations, [2, 3, 1])
@@ -155,16 +155,16 @@ final class ContentPictureTests: XCTestCase {
 
     /// What a --content file is comes from its first bytes, not its name.
     func test_aFileIsAPictureAShaderOrAVideoByItsContents() {
-        XCTAssertEqual(ContentPicture.kind(of: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0], cut: false), .png)
-        XCTAssertEqual(ContentPicture.kind(of: Array("#version 300 es\nvoid main() {}\n".utf8), cut: false), .text)
-        XCTAssertEqual(ContentPicture.kind(of: [], cut: false), .text)
+        XCTAssertEqual(ContentFile.kind(of: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0], cut: false), .png)
+        XCTAssertEqual(ContentFile.kind(of: Array("#version 300 es\nvoid main() {}\n".utf8), cut: false), .text)
+        XCTAssertEqual(ContentFile.kind(of: [], cut: false), .text)
         // An MP4's first box, with NUL bytes in its size.
-        XCTAssertEqual(ContentPicture.kind(of: [0, 0, 0, 0x20] + Array("ftypisom".utf8), cut: true), .other)
+        XCTAssertEqual(ContentFile.kind(of: [0, 0, 0, 0x20] + Array("ftypisom".utf8), cut: true), .other)
         // Bytes that are not UTF-8, and a character cut at the end of what was read.
-        XCTAssertEqual(ContentPicture.kind(of: [0x47, 0xFF, 0x10, 0x47], cut: true), .other)
+        XCTAssertEqual(ContentFile.kind(of: [0x47, 0xFF, 0x10, 0x47], cut: true), .other)
         let cut = Array("// é".utf8).dropLast()
-        XCTAssertEqual(ContentPicture.kind(of: Array(cut), cut: true), .text)
-        XCTAssertEqual(ContentPicture.kind(of: Array(cut), cut: false), .other)
+        XCTAssertEqual(ContentFile.kind(of: Array(cut), cut: true), .text)
+        XCTAssertEqual(ContentFile.kind(of: Array(cut), cut: false), .other)
     }
 
     func test_theLabelDescribesModesAndScales() {

@@ -1,12 +1,12 @@
 import CGLES
 import WaylandOutputs
 
-/// A picture of the user's own that replaces the content view (--content [NAME=]FILE):
+/// A file of the user's own that replaces the content view (--content [NAME=]FILE):
 /// an image (PNG, JPEG, WebP, or any file FFmpeg reads as one frame), which stands still,
 /// a GLSL ES 3.00 fragment shader that reads the same `Frame` inputs as glout's own views
 /// (shaders/frame.glsl), or a video FFmpeg decodes or an animated WebP. What a file is
 /// comes from its contents, never its name.
-enum ContentPicture: Sendable {
+enum ContentFile: Sendable {
     case image(ContentImage)
     /// The file's text, compiled with glout's shader library (so `#include "frame.glsl"`
     /// and `"canvas.glsl"` work).
@@ -50,8 +50,8 @@ enum ContentPicture: Sendable {
     /// apart from the same file shown alone or in another list: a list numbers its videos'
     /// frames on its own passes, and two numberings of one decoder would pull it back and
     /// forth. Errors name the file (and the list's line) and the reason.
-    static func load(_ path: String, log: Log, decoding: VideoDecoding = .auto, loaded: inout [String: ContentPicture],
-                     list: String? = nil) throws -> ContentPicture {
+    static func load(_ path: String, log: Log, decoding: VideoDecoding = .auto, loaded: inout [String: ContentFile],
+                     list: String? = nil) throws -> ContentFile {
         let listed = list.map { "\($0)\u{0}\(path)" }
         switch loaded[path] {
         case .playlist? where list != nil:
@@ -62,7 +62,7 @@ enum ContentPicture: Sendable {
             return picture
         }
         let start = try FileSystem.readStart(path, for: "--content", count: 4097)
-        let picture: ContentPicture
+        let picture: ContentFile
         switch kind(of: Array(start.prefix(4096)), cut: start.count > 4096) {
         case .png:
             picture = .image(try ContentImage(png: try FileSystem.readHeld(path, for: "--content", limit: fileLimit), path: path))
@@ -109,12 +109,12 @@ enum ContentPicture: Sendable {
 /// --content LIST: its items, loaded, and their times.
 struct ContentPlaylist: Sendable {
     let path: String
-    let items: [ContentPicture]
+    let items: [ContentFile]
     let playlist: Playlist
 
     /// Loads every file the list names (each once, through `loaded`). A video shows for
     /// its own length unless the line gives seconds; an image or a shader needs them.
-    init(path: String, text: String, log: Log, decoding: VideoDecoding, loaded: inout [String: ContentPicture]) throws {
+    init(path: String, text: String, log: Log, decoding: VideoDecoding, loaded: inout [String: ContentFile]) throws {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         let name = Log.printable(path)
         let lines: [Playlist.Line]
@@ -124,11 +124,11 @@ struct ContentPlaylist: Sendable {
             throw GloutError("--content \(name)\(error.line.map { ":\($0)" } ?? ""): \(error.message); a list has a line "
                              + "FILE [SECONDS] for each item (a shader starts with #version 300 es)")
         }
-        var items: [ContentPicture] = [], durations: [Double] = []
+        var items: [ContentFile] = [], durations: [Double] = []
         for line in lines {
-            let item: ContentPicture
+            let item: ContentFile
             do {
-                item = try ContentPicture.load(line.path, log: log, decoding: decoding, loaded: &loaded, list: path)
+                item = try ContentFile.load(line.path, log: log, decoding: decoding, loaded: &loaded, list: path)
             } catch let error as GloutError {
                 // The item's own error names it after "--content ".
                 let message = error.message.hasPrefix("--content ") ? String(error.message.dropFirst(10)) : error.message

@@ -1,8 +1,9 @@
 import CPNG
 import WaylandOutputs
 
-/// An RGBA picture drawn on the CPU (plots), written out as PNG through libpng.
-struct Canvas {
+/// An RGBA pixel image in memory, drawn on the CPU (plots) or read back from GL
+/// (snapshots, frame dumps), written out as PNG through libpng.
+struct Bitmap {
     struct Color: Equatable {
         var r, g, b: UInt8
         init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { (self.r, self.g, self.b) = (r, g, b) }

@@ -1,7 +1,8 @@
 import WaylandOutputs
 
-/// Pure placement math for pictures on outputs.
-enum Layout {
+/// Letterboxing: where a picture of one aspect ratio goes, whole, in an area of another.
+/// Pure.
+enum Letterbox {
     /// The largest rectangle with the aspect ratio of `content` that fits in `area`,
     /// centred (letterbox or pillarbox), at the origin of `area`'s coordinates. Whole
     /// pixels; when the bars cannot be split evenly the extra pixel goes to the right or

@@ -4,31 +4,31 @@ import WaylandOutputs
 
 /// The draft first frame the CPU writes: the shaders' picture, in the canvas only.
 /// (FirstFrameTests compares it on screen with the whole frame the shader draws.)
-final class DraftPictureTests: XCTestCase {
-    func picture(_ view: SceneView, size: Size, canvas: Rect) -> DraftPicture {
-        DraftPicture(view: view, size: size, canvas: canvas, accent: RGB(r: 1, g: 0.5, b: 0), time: 1, pixelsPerPoint: 1,
+final class DraftFrameTests: XCTestCase {
+    func picture(_ view: SceneView, size: Size, canvas: Rect) -> DraftFrame {
+        DraftFrame(view: view, size: size, canvas: canvas, accent: RGB(r: 1, g: 0.5, b: 0), time: 1, pixelsPerPoint: 1,
                      bandHeight: 20, hand: (1, 0), dial: Circle(x: 30, y: 50, radius: 15),
                      tiles: Box(x: 60, y: 30, width: 30, height: 30), grid: (2, 2, 3, 1),
                      rings: Circle(x: 50, y: 40, radius: 20), strip: Box(x: 10, y: 70, width: 80, height: 8), barX: 5)
     }
 
-    func pixels(_ picture: DraftPicture) -> [UInt32] {
+    func pixels(_ picture: DraftFrame) -> [UInt32] {
         var pixels = [UInt32](repeating: 0, count: Int(picture.size.width * picture.size.height))
         pixels.withUnsafeMutableBufferPointer { picture.draw(into: $0) }
         return pixels
     }
 
     func test_theHelpersAreTheShadersOwn() {
-        XCTAssertEqual(DraftPicture.wave(0), 1)
-        XCTAssertEqual(DraftPicture.wave(0.5), -1)
-        XCTAssertEqual(DraftPicture.wave(0.25), 0, accuracy: 1e-6)
-        XCTAssertEqual(DraftPicture.fract(-0.25), 0.75)
-        XCTAssertEqual(DraftPicture.smoothstep(0.97, 0.13, 0.0), 1)
-        XCTAssertEqual(DraftPicture.smoothstep(0.35, 0.5, 0.425), 0.5, accuracy: 1e-6)
-        XCTAssertEqual(DraftPicture.band(0, 1), 1)
-        XCTAssertEqual(DraftPicture.band(2, 1), 0)
-        XCTAssertEqual(DraftPicture.packed(.init(1, 0.5, 0)), 0xFFFF_8000)
-        XCTAssertEqual(DraftPicture.packed(.init(2, -1, 0.2)), 0xFF_FF_00_33)
+        XCTAssertEqual(DraftFrame.wave(0), 1)
+        XCTAssertEqual(DraftFrame.wave(0.5), -1)
+        XCTAssertEqual(DraftFrame.wave(0.25), 0, accuracy: 1e-6)
+        XCTAssertEqual(DraftFrame.fract(-0.25), 0.75)
+        XCTAssertEqual(DraftFrame.smoothstep(0.97, 0.13, 0.0), 1)
+        XCTAssertEqual(DraftFrame.smoothstep(0.35, 0.5, 0.425), 0.5, accuracy: 1e-6)
+        XCTAssertEqual(DraftFrame.band(0, 1), 1)
+        XCTAssertEqual(DraftFrame.band(2, 1), 0)
+        XCTAssertEqual(DraftFrame.packed(.init(1, 0.5, 0)), 0xFFFF_8000)
+        XCTAssertEqual(DraftFrame.packed(.init(2, -1, 0.2)), 0xFF_FF_00_33)
     }
 
     /// A letterboxed canvas (mirror): black around it, the picture inside, every pixel opaque.
@@ -62,10 +62,10 @@ final class DraftPictureTests: XCTestCase {
         XCTAssertGreaterThan(band.0, 120)
         XCTAssertLessThan(band.2, 40)
         // Tiles of 15x15 from (60, 30): index 1 (lit) at (82, 37), index 0 at (67, 37).
-        XCTAssertEqual(drawn[37 * 100 + 82], DraftPicture.packed(.init(0.55, 0.275, 0)))
-        XCTAssertEqual(drawn[37 * 100 + 67], DraftPicture.packed(.init(0.16, 0.19, 0.26)))
+        XCTAssertEqual(drawn[37 * 100 + 82], DraftFrame.packed(.init(0.55, 0.275, 0)))
+        XCTAssertEqual(drawn[37 * 100 + 67], DraftFrame.packed(.init(0.16, 0.19, 0.26)))
         // Index 3 is past the count (3): not a tile.
-        XCTAssertNotEqual(drawn[52 * 100 + 82], DraftPicture.packed(.init(0.16, 0.19, 0.26)))
+        XCTAssertNotEqual(drawn[52 * 100 + 82], DraftFrame.packed(.init(0.16, 0.19, 0.26)))
         // The dial's ring, 15 pixels from (30, 50): light.
         XCTAssertGreaterThan(rgb(30, 35).1, 150)
     }

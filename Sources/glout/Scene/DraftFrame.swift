@@ -14,7 +14,7 @@ import WaylandOutputs
 /// ThreadSanitizer; a first version that followed the shaders pixel by pixel in SIMD
 /// vectors took 73 to 107 ms in a debug build and over a second under ThreadSanitizer,
 /// where tests that count frames then failed.
-struct DraftPicture {
+struct DraftFrame {
     var view: SceneView
     /// The buffer, and the picture's rectangle in it (black around it).
     var size: Size
