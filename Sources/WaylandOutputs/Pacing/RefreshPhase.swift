@@ -77,16 +77,7 @@ struct RefreshPhase: Sendable, Equatable {
                             started: UInt64? = nil, committed: UInt64? = nil) {
         let reported = !measuresOwnPeriod && (1_000_000...1_000_000_000).contains(refresh) ? refresh : nil
         let nominal = measuresOwnPeriod ? nil : nominal.flatMap { (1_000_000...1_000_000_000).contains($0) ? $0 : nil }
-        if let started {
-            // How near each prediction, made now for this frame, comes to where it went.
-            let commit = committed ?? started
-            if let grid = gridTarget(start: started, commit: commit) {
-                remember(&gridErrors, Int64(bitPattern: time &- grid).magnitude)
-            }
-            if let latency = latencyTarget(start: started) {
-                remember(&latencyErrors, Int64(bitPattern: time &- latency).magnitude)
-            }
-        }
+        if let started { scorePredictions(presentedAt: time, started: started, committed: committed ?? started) }
         defer {
             // How long frames take to reach the screen does not depend on the grid: kept
             // also where there is none, and across a jump.
@@ -96,20 +87,7 @@ struct RefreshPhase: Sendable, Equatable {
         // The compositor says the period changed by more than 2%: a new mode.
         if let reported, let period, reported.distance(to: period).magnitude * 50 > period { reset() }
         if reported == nil, nominal == nil, measured < RefreshPhase.measuring {
-            // No period said (labwc's and phoc's headless outputs have no refresh): the
-            // shortest of the first intervals, per refresh where a sequence counts them.
-            // A start-up frame that missed a refresh cannot make it too long.
-            if let anchor, time > anchor {
-                let refreshes = sequence > anchorSequence && anchorSequence > 0 ? sequence - anchorSequence : 1
-                let interval = (time - anchor) / max(1, refreshes)
-                if (1_000_000...1_000_000_000).contains(interval) {
-                    period = min(period ?? interval, interval)
-                    measured += 1
-                }
-            }
-            anchor = time
-            anchorSequence = sequence
-            samples = 1
+            measureUnsaidPeriod(at: time, sequence: sequence)
             return
         }
         guard let anchor, let period else {
@@ -130,25 +108,7 @@ struct RefreshPhase: Sendable, Equatable {
         let predicted = Int64(bitPattern: anchor) &+ count &* Int64(period)
         let error = Int64(bitPattern: time) &- predicted
         guard error.magnitude <= period / 4 else {
-            offGrid += 1
-            if offGrid >= 3 {
-                // A jump: the grid starts again from here, keeping the period. Three jumps
-                // within 2 s: the presentations keep to a period of their own, not the one
-                // said (weston's headless output, when the machine cannot keep its refresh,
-                // presents every 17.7 ms of a reported 16.7): it is measured from then on.
-                remember(&jumps, time, keeping: 3)
-                if !measuresOwnPeriod, jumps.count == 3, jumps[0] <= time, time - jumps[0] < 2_000_000_000 {
-                    startMeasuring(at: time, sequence: sequence)
-                    return
-                }
-                let kept = (period: self.period, offsets: offsets, margins: margins, gridErrors: gridErrors,
-                            latencyErrors: latencyErrors, jumps: jumps, own: measuresOwnPeriod, measured: measured)
-                reset()
-                (self.period, offsets, margins, gridErrors, latencyErrors, jumps, measuresOwnPeriod, measured) = kept
-                self.anchor = time
-                anchorSequence = sequence
-                samples = 1
-            }
+            leftGrid(at: time, sequence: sequence)
             return
         }
         offGrid = 0
@@ -161,6 +121,64 @@ struct RefreshPhase: Sendable, Equatable {
             startMeasuring(at: time, sequence: sequence)
             return
         }
+        follow(error: error, predicted: predicted, refreshes: count, period: period, reported: reported,
+               nominal: nominal, sequence: sequence)
+    }
+
+    /// How near each prediction, made now for a frame started and committed at these
+    /// times, comes to where it was presented.
+    private mutating func scorePredictions(presentedAt time: UInt64, started: UInt64, committed: UInt64) {
+        if let grid = gridTarget(start: started, commit: committed) {
+            remember(&gridErrors, Int64(bitPattern: time &- grid).magnitude)
+        }
+        if let latency = latencyTarget(start: started) {
+            remember(&latencyErrors, Int64(bitPattern: time &- latency).magnitude)
+        }
+    }
+
+    /// No period said (labwc's and phoc's headless outputs have no refresh): the shortest
+    /// of the first intervals, per refresh where a sequence counts them. A start-up frame
+    /// that missed a refresh cannot make it too long.
+    private mutating func measureUnsaidPeriod(at time: UInt64, sequence: UInt64) {
+        if let anchor, time > anchor {
+            let refreshes = sequence > anchorSequence && anchorSequence > 0 ? sequence - anchorSequence : 1
+            let interval = (time - anchor) / max(1, refreshes)
+            if (1_000_000...1_000_000_000).contains(interval) {
+                period = min(period ?? interval, interval)
+                measured += 1
+            }
+        }
+        anchor = time
+        anchorSequence = sequence
+        samples = 1
+    }
+
+    /// A presentation more than a quarter period off the grid. The third in a row is a
+    /// jump: the grid starts again from here, keeping the period. Three jumps within 2 s:
+    /// the presentations keep to a period of their own, not the one said (weston's headless
+    /// output, when the machine cannot keep its refresh, presents every 17.7 ms of a
+    /// reported 16.7): it is measured from then on.
+    private mutating func leftGrid(at time: UInt64, sequence: UInt64) {
+        offGrid += 1
+        guard offGrid >= 3 else { return }
+        remember(&jumps, time, keeping: 3)
+        if !measuresOwnPeriod, jumps.count == 3, jumps[0] <= time, time - jumps[0] < 2_000_000_000 {
+            startMeasuring(at: time, sequence: sequence)
+            return
+        }
+        let kept = (period: self.period, offsets: offsets, margins: margins, gridErrors: gridErrors,
+                    latencyErrors: latencyErrors, jumps: jumps, own: measuresOwnPeriod, measured: measured)
+        reset()
+        (self.period, offsets, margins, gridErrors, latencyErrors, jumps, measuresOwnPeriod, measured) = kept
+        self.anchor = time
+        anchorSequence = sequence
+        samples = 1
+    }
+
+    /// A presentation on the grid, `error` from where it was `predicted`, `refreshes`
+    /// after the anchor: the anchor follows it, and a period not said is nudged.
+    private mutating func follow(error: Int64, predicted: Int64, refreshes count: Int64, period: UInt64,
+                                 reported: UInt64?, nominal: UInt64?, sequence: UInt64) {
         // A presentation well off the grid is either a late one (the grid stays; mutter's
         // presented times scatter so) or a step (every refresh after it follows: headless
         // wlroots times each refresh from the one before). Which, each output shows by what

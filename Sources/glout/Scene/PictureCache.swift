@@ -30,8 +30,8 @@ final class PictureCache {
         var piece: Int
     }
 
-    private var still = ColourLayer()
-    private var backdrop = ColourLayer()
+    private var still = ColourTexture()
+    private var backdrop = ColourTexture()
     /// What the still layer was drawn whole for; nil: nothing yet, or draw it again.
     private var key: StillKey?
     /// What this frame changed in the output's framebuffer, and whether that is everything.

@@ -8,7 +8,7 @@ import WaylandOutputs
 /// shows it (``VideoTextures``).
 final class VideoLayer {
     private var readFramebuffer: GLuint = 0
-    private var converted = ColourLayer()
+    private var converted = ColourTexture()
     private var convertedFrame: Int?
     /// The video frame the picture's layer holds (a frame drawn straight into the output
     /// is not in it).

@@ -6,7 +6,7 @@ import WaylandOutputs
 /// Its channels are stored R, G, B, A, or B, G, R, A where the target it is copied into
 /// stores them so (``RenderTarget/storesBGRA``): a copy between two of one order is a
 /// plain memory copy on llvmpipe, one between orders converts every pixel.
-struct ColourLayer {
+struct ColourTexture {
     private(set) var framebuffer: GLuint = 0
     private(set) var texture: GLuint = 0
     private var size: (Int32, Int32) = (0, 0)
