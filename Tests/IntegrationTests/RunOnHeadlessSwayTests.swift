@@ -181,8 +181,9 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
     }
 
     func test_theTriangleSceneShowsItsCornersAndTurnsWithSceneTime() throws {
-        // --scene triangle (weston-simple-egl's workload): red, green and blue corners,
-        // turning a quarter every 1.25 s, on black. Points in normalized device coordinates.
+        // --scene triangle (weston-simple-egl's workload): red, green and blue corners on
+        // black, turning about the vertical axis once every 1.8 s, so that it narrows,
+        // vanishes edge-on and comes back mirrored. Points in normalized device coordinates.
         func colours(frozenAt time: String, at points: [(Double, Double)]) throws -> [String] {
             let glout = try sway.glout(["run", "--scene", "triangle", "--frozen", time, "--outputs", "HEADLESS-1",
                                         "--duration", "30"])
@@ -206,12 +207,16 @@ final class RunOnHeadlessSwayTests: SharedSwayTestCase {
         // Just inside each corner, and a corner of the output.
         let still: [(Double, Double)] = [(-0.425, -0.45), (0.425, -0.45), (0, 0.4), (0.9, 0.9)]
         XCTAssertEqual(try colours(frozenAt: "0", at: still), ["red", "green", "blue", "black"])
-        // A quarter turn anticlockwise: (x, y) goes to (-y, x).
-        let turned = still.map { (-$0.1, $0.0) }
-        XCTAssertEqual(try colours(frozenAt: "1.25", at: turned), ["red", "green", "blue", "black"])
-        // Where the red and blue corners were is now outside the triangle (the green one's
-        // place is near the red corner's new one).
-        XCTAssertEqual(try colours(frozenAt: "1.25", at: [still[0], still[2]]), ["black", "black"],
-                       "the triangle stayed where it was")
+        // A sixth of a turn: half as wide, so the old bottom corners are outside it.
+        let narrowed = still.map { ($0.0 / 2, $0.1) }
+        XCTAssertEqual(try colours(frozenAt: "0.3", at: narrowed), ["red", "green", "blue", "black"])
+        XCTAssertEqual(try colours(frozenAt: "0.3", at: [still[0], still[1]]), ["black", "black"],
+                       "the triangle did not narrow")
+        // Nearly a quarter turn (88 degrees): nearly edge-on, a sliver 22 pixels wide at
+        // its base (edge-on it would cover no pixel, and a black screen proves nothing).
+        XCTAssertEqual(try colours(frozenAt: "0.44", at: [(-0.1, -0.45), (0.1, -0.45), (-0.3, 0), (0.3, 0)]),
+                       ["black", "black", "black", "black"], "the triangle did not turn nearly edge-on")
+        // Half a turn: mirrored, the red and green corners have changed sides.
+        XCTAssertEqual(try colours(frozenAt: "0.9", at: still), ["green", "red", "blue", "black"])
     }
 }

@@ -2,8 +2,9 @@ import CGLES
 import Glibc
 import WaylandOutputs
 
-/// --scene triangle: weston-simple-egl's workload (clear, one turning triangle with a
-/// colour per corner), so glout's CPU per frame can be compared with it.
+/// --scene triangle: weston-simple-egl's workload (clear, one triangle with a colour per
+/// corner, turning about the vertical axis as simple-egl's does), so glout's CPU per frame
+/// can be compared with it.
 final class TriangleRenderer: OutputRenderer {
     private let scene: Scene
     private let program: GLuint
