@@ -1,13 +1,13 @@
 import CGLES
 import CWayland
 
-/// A fullscreen window on one output and what it draws into: the wl_surface, xdg_surface
-/// and xdg_toplevel (fullscreen on the output), and either the wl_egl_window and its
-/// EGLSurface or, where the GPU is the CPU, a framebuffer object whose frames go into
-/// wl_shm buffers of the window's own (``Options/FramePath``), with the buffer planned for
-/// the output (scale, fractional scale, render size, viewport, the driver's limits). Set-up and teardown live here only: an
-/// ``OutputWindow`` runs one on its own thread, and a loop of your own can drive several
-/// from one thread.
+/// What a window draws into, and how its frames reach the compositor: an
+/// ``OutputSurface`` (the shell's objects), and either the wl_egl_window and its EGLSurface
+/// or, where the GPU is the CPU, a framebuffer object whose frames go into wl_shm buffers
+/// of its own (``Options/FramePath``), with the buffer planned for the output (scale,
+/// fractional scale, render size, viewport, the driver's limits). Set-up and teardown live
+/// here only. An ``OutputWindow`` (the window: a thread and a display link) runs one;
+/// a loop of your own can drive several from one thread.
 ///
 /// Make it on the thread that dispatches the connection; then use it on one thread only,
 /// the one that dispatches `queue`, where its events arrive.

@@ -1,7 +1,8 @@
 import CWayland
 
-/// One fullscreen xdg_toplevel on one output: its wl_surface, xdg_surface and
-/// xdg_toplevel, created on (and dispatched by) its window's event queue.
+/// The shell's side of a window: the wl_surface, xdg_surface and xdg_toplevel, fullscreen
+/// on one output, created on (and dispatched by) its window's event queue. A
+/// ``FullscreenSurface`` holds one.
 final class OutputSurface: ProxyOwner {
     let surface: OpaquePointer
     private let xdgSurface: OpaquePointer
