@@ -31,12 +31,15 @@ let package = Package(
         // FFmpeg's libavformat, libavcodec and libswscale, for --content videos (glout's too).
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]),
+        // libmicrohttpd, for glout's control API (--http).
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
         // The library: outputs, their surfaces and display links. Knows nothing of glout.
         .target(name: "WaylandOutputs", dependencies: ["CWayland", "CGLES", "CXKBCommon"]),
         // The command-line program; shaders/ is compiled into it by the EmbedShaders plugin.
         .executableTarget(
             name: "glout",
-            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG", "CJPEG", "CWebP", "CFFmpeg"],
+            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG", "CJPEG", "CWebP", "CFFmpeg", "CMicroHTTPD"],
             plugins: ["EmbedShaders"]
         ),
         .plugin(name: "EmbedShaders", capability: .buildTool()),
