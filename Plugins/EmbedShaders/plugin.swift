@@ -1,8 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// Compiles the GLSL files in the package's shaders/ folder into the target as Swift
-/// string constants, so the built binary needs no files at run time.
+/// Compiles the GLSL files in the package's shaders/ folder, and the control API's OpenAPI
+/// document (docs/openapi.json), into the target as Swift string constants, so the built
+/// binary needs no files at run time.
 @main
 struct EmbedShaders: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -13,14 +14,15 @@ struct EmbedShaders: BuildToolPlugin {
         let inputs = names.map { folder.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedShaders.swift")
         let script = context.package.directoryURL.appending(path: "scripts/embed-shaders")
+        let openAPI = context.package.directoryURL.appending(path: "docs/openapi.json")
         // The script reads the folder itself, and the folder is an input: a shader added
         // after the build was planned is embedded too (its mtime changes the folder's).
         return [
             .buildCommand(
                 displayName: "Embedding \(names.count) shaders",
                 executable: URL(filePath: "/bin/sh"),
-                arguments: [script.path(), output.path(), folder.path()],
-                inputFiles: [folder] + inputs + [script],
+                arguments: [script.path(), output.path(), folder.path(), openAPI.path()],
+                inputFiles: [folder] + inputs + [script, openAPI],
                 outputFiles: [output]
             )
         ]

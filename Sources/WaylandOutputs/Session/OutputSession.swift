@@ -236,6 +236,13 @@ public final class OutputSession {
         return stream
     }
 
+    /// Runs `work` on the session's thread: at once when called there, else from
+    /// ``run(for:exitWhenNoOutputs:)`` as soon as it wakes for it. Another thread's way to
+    /// act on the session (glout's control API).
+    package func onSessionThread(_ work: @escaping @Sendable () -> Void) {
+        connection.onMainThread(work)
+    }
+
     /// Makes ``run(for:exitWhenNoOutputs:)`` return after the current dispatch.
     public func stop() {
         stopRequested = true

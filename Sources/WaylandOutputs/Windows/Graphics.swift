@@ -128,9 +128,10 @@ package final class Graphics: @unchecked Sendable {
 
     /// Runs `body` with the shared context current on the calling thread and no surface
     /// (EGL_KHR_surfaceless_context), then releases it. Use it to build GL objects every
-    /// output shares (shader programs).
-    package func withSharedContext<T>(_ body: () throws -> T) throws -> T {
-        try serialized {
+    /// output shares (shader programs, textures). Where windows take turns at GL, it takes
+    /// one too, by `deadline` (nil: now).
+    package func withSharedContext<T>(deadline: MonotonicInstant? = nil, _ body: () throws -> T) throws -> T {
+        try serialized(deadline: deadline) {
             guard eglMakeCurrent(display, nil, nil, sharedContext) == EGL_TRUE else {
                 throw EGLError("eglMakeCurrent (shared context, no surface)")
             }

@@ -50,6 +50,11 @@ enum Arguments {
         switch command {
         case .run:
             try checkVideoSync(options.run, reader: reader)
+            if let address = options.run.http, !address.isLoopback,
+               options.run.httpTokenFile == nil || options.run.contentRoot == nil {
+                throw reader.error("--http \(address) is reachable from other machines: it needs --http-token-file FILE and "
+                                   + "--content-root DIR (or listen on 127.0.0.1)")
+            }
             return .run(options.run)
         case .outputs:
             return .outputs(options.outputs)

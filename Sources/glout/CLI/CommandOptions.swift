@@ -71,6 +71,11 @@ struct RunOptions: Equatable, Sendable {
     var landingsJSON: String?
     /// Exit (status 0) when no output is left to draw on, instead of waiting for one.
     var exitWhenNoOutputs = false
+    /// --http: where the control API listens; the bearer token's file and the folder its
+    /// files resolve under, which an address off loopback needs.
+    var http: ListenAddress?
+    var httpTokenFile: String?
+    var contentRoot: String?
     /// Load shaders from this folder instead of the built-in copies.
     var shaderDirectory: String?
     /// Milliseconds of extra work added to every frame of the named outputs.

@@ -126,6 +126,29 @@ enum OptionTable {
         .flag("--exit-when-no-outputs", [.run], help: """
             exit with status 0 when no output is left, instead of waiting for one to connect
             """) { $0.run.exitWhenNoOutputs = true },
+        OptionDeclaration("--http", "[HOST:]PORT", [.run], help: """
+            serve the control API (docs/control.md) on HOST (an IPv4 or [IPv6] address, default 127.0.0.1) and PORT: \
+            JSON over HTTP/1.1 to read the outputs and the pacing and to change the content, layout and primary while \
+            glout runs. PORT 0 takes a free port, which the log line "control API on" names. An address off loopback \
+            needs --http-token-file and --content-root
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            let value = try r.value(for: "--http")
+            guard let address = ListenAddress(value) else {
+                throw r.error("--http needs [HOST:]PORT (HOST an IPv4 or [IPv6] address, PORT 0 to 65535), not '\(value)'")
+            }
+            o.run.http = address
+        },
+        OptionDeclaration("--http-token-file", "FILE", [.run], requires: "--http", help: """
+            every request must carry Authorization: Bearer TOKEN, TOKEN being FILE's first line (16 to 4096 printable \
+            characters), compared in constant time
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            o.run.httpTokenFile = try r.path(for: "--http-token-file")
+        },
+        OptionDeclaration("--content-root", "DIR", [.run], requires: "--http", help: """
+            the control API opens files under DIR only, named relative to it, with no .. and no symbolic link out of it
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            o.run.contentRoot = try r.path(for: "--content-root")
+        },
     ]
 
     static let benchOwn: [OptionDeclaration] = [

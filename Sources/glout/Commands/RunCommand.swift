@@ -28,17 +28,20 @@ final class RunCommand {
         let started = MonotonicInstant.now
         var endedBy = "error"
         var failure: GloutError?
+        var control: ControlService?
         do {
             try stage.applyModeSwitches()
             stage.display.onEvent = { [unowned self, unowned stage] event in handle(event, stage: stage) }
             try stage.display.start { [unowned stage] output in try stage.windowRequest(for: output) }
             for output in stage.display.outputs { logOpened(output, stage: stage) }
             noteIfEmpty(stage)
+            control = try ControlService.start(options: options, stage: stage, log: log)
             endedBy = try end(stage.display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) },
                                                 exitWhenNoOutputs: options.exitWhenNoOutputs))
         } catch {
             failure = GloutError(error)
         }
+        control?.stop()
         let duration = (MonotonicInstant.now - started).inSeconds
         let statistics = (closed + stage.display.closeWindows().map { entry($0, disconnected: false, stage: stage) })
             .sorted { $0.name < $1.name }

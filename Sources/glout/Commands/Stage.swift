@@ -18,6 +18,8 @@ final class Stage {
     let programs: ScenePrograms
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
+    /// What the control API (--http) puts on the outputs.
+    let slots = ContentSlots()
     /// --content's pictures by output name ("" for the rest).
     private let contentPictures: [String: ContentRendering]
     /// --content's videos, one decoder per file.
@@ -109,7 +111,10 @@ final class Stage {
             first = ["control.frag", "content.frag", "span.frag"]
         }
         if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "rings.frag", "text.frag", "marker.frag", "span.frag"] }
-        if files.contains(where: { if case .image = $0 { true } else { false } }) { first.append("image.frag") }
+        // The control API's images draw with image.frag: compiled now, not on a frame.
+        if files.contains(where: { if case .image = $0 { true } else { false } }) || options.http != nil {
+            first.append("image.frag")
+        }
         if files.contains(where: { if case .video = $0 { true } else { false } }) { first.append("video.frag") }
         for case .shader(let path, _) in files { first.append(path) }
         return first
@@ -314,6 +319,7 @@ final class Stage {
     /// A renderer for `output`, with its framing and --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
         let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry, flashEvery = options.flashEvery
+        let slots = slots
         let stall = FrameStall(milliseconds: options.stalls[output.name] ?? 0)
         let framing = options.framing(for: output.name)
         let content = contentPictures[output.name] ?? contentPictures[""]
@@ -322,7 +328,7 @@ final class Stage {
         telemetry.register(output)
         return { _ in
             switch kind {
-            case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content,
+            case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content, slots: slots,
                                        telemetry: telemetry, stall: stall)
             case .triangle: TriangleRenderer(scene: scene, program: try programs.triangle, stall: stall)
             case .pacing: PacingRenderer(scene: scene, program: try programs.pacing, textProgram: try programs.text,

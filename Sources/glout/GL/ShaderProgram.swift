@@ -70,11 +70,11 @@ final class ShaderProgram {
 /// GLSL compiler starting) each program costs llvmpipe about 0.6 ms, and text, markers
 /// and the span are not in the first frame (BENCHMARKS.md, "Time to the first frame").
 final class ScenePrograms: Sendable {
-    private let library: [String: String]
+    private let library: Locked<[String: String]>
     private let made = Locked<[String: ShaderProgram]>([:])
 
     init(library: [String: String]) {
-        self.library = library
+        self.library = Locked(library)
     }
 
     /// The primary's picture.
@@ -109,7 +109,7 @@ final class ScenePrograms: Sendable {
         try made.withLock { made in
             if let program = made[fragment] { return program.program }
             let program = try ShaderProgram(vertex: ScenePrograms.vertexShader(for: fragment), fragment: fragment,
-                                            library: library)
+                                            library: library.withLock { $0 })
             // Samplers u_plane0 and 1 read texture units 0 and 1 (video.frag): set once
             // here, since a program's uniforms are shared by every context using it.
             for unit in 0..<2 {
@@ -124,6 +124,22 @@ final class ScenePrograms: Sendable {
             made[fragment] = program
             return program.program
         }
+    }
+
+    /// The program of a content shader the control API named: `source`, filed under
+    /// `path`, compiled now in the current context. A path already compiled with another
+    /// source is filed anew (a renderer may still draw with the old program).
+    func contentShader(path: String, source: String) throws -> GLuint {
+        let name = library.withLock { library in
+            var name = path, copy = 1
+            while let known = library[name], known != source {
+                copy += 1
+                name = "\(path) (\(copy))"
+            }
+            library[name] = source
+            return name
+        }
+        return try program(name)
     }
 
     /// Deletes every program made; needs a context of the share group current and no

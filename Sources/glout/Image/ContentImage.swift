@@ -7,11 +7,25 @@ struct ContentImage: Sendable {
     let path: String
     let width: Int
     let height: Int
+    /// The pixels, until they are uploaded to `texture` (then empty).
     let pixels: [UInt8]
+    /// The texture made of them off the frame path, which every output binds.
+    let texture: SharedTexture?
 
     init(path: String, width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "ContentImage: \(pixels.count) bytes for \(width)x\(height)")
-        (self.path, self.width, self.height, self.pixels) = (path, width, height, pixels)
+        (self.path, self.width, self.height, self.pixels, texture) = (path, width, height, pixels, nil)
+    }
+
+    /// The image uploaded to a shared texture, its pixels let go.
+    func uploaded(graphics: Graphics, graveyard: TextureGraveyard) throws -> ContentImage {
+        ContentImage(path: path, width: width, height: height,
+                     texture: try SharedTexture(width: width, height: height, pixels: pixels, graphics: graphics,
+                                                graveyard: graveyard))
+    }
+
+    private init(path: String, width: Int, height: Int, texture: SharedTexture) {
+        (self.path, self.width, self.height, pixels, self.texture) = (path, width, height, [], texture)
     }
 
     /// The error for a picture larger than glout holds (``PictureLimits``).

@@ -2,7 +2,7 @@ import CGLES
 import WaylandOutputs
 
 /// A --content image in an output's picture: its texture in the output's context (one
-/// per playlist item, made once), which image.frag reads, and where --scale-mode puts it
+/// per playlist item, made once), or the shared one the control API's loader made, which image.frag reads, and where --scale-mode puts it
 /// (u_image).
 final class ImageLayer {
     private var textures: [Int: GLuint] = [:]
@@ -17,22 +17,42 @@ final class ImageLayer {
     /// unit 0 for image.frag.
     func bind(_ image: ContentImage, piece: Int) {
         glActiveTexture(GLenum(GL_TEXTURE0))
+        if let shared = image.texture {
+            glBindTexture(GLenum(GL_TEXTURE_2D), shared.name)
+            return
+        }
         var texture = textures[piece] ?? 0
         if texture == 0 {
-            glGenTextures(1, &texture)
+            texture = ImageLayer.upload(width: image.width, height: image.height, pixels: image.pixels)
             textures[piece] = texture
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_LINEAR)
-            }
-            for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
-            }
-            glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(image.width), GLsizei(image.height), 0, GLenum(GL_RGBA),
-                         GLenum(GL_UNSIGNED_BYTE), image.pixels)
         }
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+    }
+
+    /// A new texture of RGBA `pixels` (nil: room for them), sampled linearly and clamped to
+    /// its edges, left bound to unit 0; in the current context.
+    static func upload(width: Int, height: Int, pixels: [UInt8]?) -> GLuint {
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_LINEAR)
+        }
+        for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
+        }
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        func define(_ data: UnsafeRawPointer?) {
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
+                         GLenum(GL_UNSIGNED_BYTE), data)
+        }
+        if let pixels {
+            pixels.withUnsafeBytes { define($0.baseAddress) }
+        } else {
+            define(nil)
+        }
+        return texture
     }
 
     /// Writes where `image` goes into u_image.

@@ -26,8 +26,9 @@ final class PictureCache {
         var span: SpanView?
         var mode: OutputMode?
         var pixelsPerPoint: Double
-        /// The playlist's item.
+        /// The playlist's item, and the control API's content (0: --content's).
         var piece: Int
+        var content: UInt64 = 0
     }
 
     private var still = ColourTexture()

@@ -33,9 +33,13 @@ final class SceneRenderer: OutputRenderer {
     private let framing: OutputFraming
     /// --content: what replaces the content view here (one piece, or a playlist's in
     /// turn), and the piece this frame shows.
-    private let show: ContentRendering?
+    private var show: ContentRendering?
     private var content: ContentPiece?
     private var pieceIndex = 0
+    /// What the control API puts on the outputs, and the generation of it shown here (0:
+    /// --content's).
+    private let slots: ContentSlots?
+    private var contentGeneration: UInt64 = 0
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stall: FrameStall
@@ -72,9 +76,10 @@ final class SceneRenderer: OutputRenderer {
     private(set) var isAnimating = true
 
     init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), content: ContentRendering? = nil,
-         telemetry: Telemetry? = nil, stall: FrameStall = FrameStall()) {
+         slots: ContentSlots? = nil, telemetry: Telemetry? = nil, stall: FrameStall = FrameStall()) {
         self.scene = scene
         show = content
+        self.slots = slots
         self.telemetry = telemetry
         self.programs = programs
         self.framing = framing
@@ -93,22 +98,34 @@ final class SceneRenderer: OutputRenderer {
                           framing: OutputFraming = OutputFraming()) -> (view: SceneView, layout: SceneLayout) {
         let own = SceneLayout.make(area: target.picture, pixelsPerPoint: target.pixelsPerPoint,
                                    overscan: framing.overscan, safeArea: framing.safeArea)
-        switch state.layout {
-        case .independent:
-            return (output.name == state.primary && state.showsControl ? .control : .content, own)
+        let view = SceneRenderer.view(of: output.name, state: state)
+        switch view {
+        case .content:
+            return (view, own)
         case .span:
             // A part of the wall is exact: no overscan or safe area moves it.
-            if state.span.part(machine: state.machine, name: output.name) != nil {
-                return (.span, .make(area: target.picture, pixelsPerPoint: target.pixelsPerPoint))
-            }
-            return (output.name == state.primary && state.showsControl ? .control : .content, own)
-        case .mirror:
+            return (.span, .make(area: target.picture, pixelsPerPoint: target.pixelsPerPoint))
+        case .control where state.layout != .mirror:
+            return (view, own)
+        case .control:
             // The primary's picture, laid out as on the primary, letterboxed here.
             let primary = state.primaryPixelSize
             let classSize = (Double(primary.width) / state.primaryPixelsPerPoint,
                              Double(primary.height) / state.primaryPixelsPerPoint)
             return (.control, .make(area: target.picture, aspect: primary, pixelsPerPoint: target.pixelsPerPoint,
                                     classSize: classSize, overscan: framing.overscan, safeArea: framing.safeArea))
+        }
+    }
+
+    /// Which view the output named shows.
+    static func view(of output: String, state: Scene.State) -> SceneView {
+        switch state.layout {
+        case .mirror:
+            return .control
+        case .span where state.span.part(machine: state.machine, name: output) != nil:
+            return .span
+        case .span, .independent:
+            return output == state.primary && state.showsControl ? .control : .content
         }
     }
 
@@ -129,6 +146,7 @@ final class SceneRenderer: OutputRenderer {
         cache.outputFramebuffer = target.framebuffer
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
+        if view != .control { takeAssignedContent(frame, target: target) }
         // --content replaces the content view, and on the span the test pattern: placed
         // on the whole canvas, of which each part shows its own piece. A playlist's item
         // is the one of the refresh's target time on the content clock.
@@ -153,7 +171,7 @@ final class SceneRenderer: OutputRenderer {
             view: view, layout: layout, width: target.pixelSize.width, height: target.pixelSize.height, accent: accent,
             frozen: state.frozen, dashboard: view == .control ? telemetry?.generation ?? 0 : 0, primary: state.primary,
             layoutMode: state.layout, span: spanView, mode: target.output.currentMode,
-            pixelsPerPoint: target.pixelsPerPoint, piece: pieceIndex)
+            pixelsPerPoint: target.pixelsPerPoint, piece: pieceIndex, content: contentGeneration)
         let drawsDashboard = view == .control && dashboard != nil
         let identifies = state.identifies(at: frame.timestamp)
         // The frame after the names went away draws without them, then may rest; so
@@ -190,6 +208,21 @@ final class SceneRenderer: OutputRenderer {
         try drawText(frame: frame, layout: layout, state: state, target: target, live: drawsLive)
         try finish(layout: layout, state: state, target: target, straight: straight ? source : nil,
                    identifies: identifies, redrawn: redrawn)
+    }
+
+    /// The content the control API gave this output, from this frame on when it is new and
+    /// the output shows content (the control view takes it once it gives way): what the
+    /// last showed is forgotten (its textures, its video's frames).
+    private func takeAssignedContent(_ frame: DisplayLinkFrame, target: RenderTarget) {
+        let name = target.output.name
+        guard let slots, let generation = slots.generation(for: name), generation != contentGeneration,
+              let assignment = slots.assignment(for: name) else { return }
+        for piece in show?.pieces ?? [] { piece.video?.forget(ObjectIdentifier(self)) }
+        (show, content, pieceIndex, contentGeneration) = (assignment.rendering, nil, 0, assignment.generation)
+        image.delete()
+        video.forgetFrames()
+        player.cut(to: nil)
+        slots.showed(assignment, on: name, frame: frame.index, target: frame.targetTimestamp)
     }
 
     /// Another playlist item, when the content clock has reached it: its video's frame is

@@ -1,0 +1,151 @@
+import Foundation
+
+/// What a client of the control API asks glout to do, whichever way it came (HTTP now,
+/// OSC next): plain values, checked before they reach the session.
+enum ControlCommand: Equatable, Sendable {
+    /// The outputs, as `glout outputs --json` prints them.
+    case outputs
+    /// Per output: rates, on-time share, landing, the API's content; glout's version and uptime.
+    case status
+    /// The OpenAPI document of the HTTP API.
+    case openAPI
+    /// Shows `file` on the output named, or on every output (nil).
+    case setContent(output: String?, file: String)
+    case setLayout(LayoutMode)
+    case setPrimary(String)
+    /// Every output shows its name in large type for a few seconds.
+    case identify
+}
+
+/// A request the API refuses: its HTTP status and why, said to the client as JSON.
+struct ControlError: Error, Equatable, Sendable {
+    var status: Int
+    var message: String
+
+    init(_ status: Int, _ message: String) {
+        (self.status, self.message) = (status, message)
+    }
+}
+
+/// What the API answers: a status and a body (JSON, or a document of its own type).
+struct ControlReply: Sendable {
+    var status: Int
+    var body: [UInt8]
+    var contentType = "application/json"
+
+    /// A JSON body made of `value`.
+    static func json(_ value: Any, status: Int = 200) -> ControlReply {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return ControlReply(status: status, body: Array(data) + [10])
+    }
+
+    /// A JSON body already encoded.
+    static func encoded(_ text: String, status: Int = 200) -> ControlReply {
+        ControlReply(status: status, body: Array(text.utf8) + (text.hasSuffix("\n") ? [] : [10]))
+    }
+
+    /// The error's JSON: `{"error": {"status": N, "message": "..."}}`.
+    static func error(_ error: ControlError) -> ControlReply {
+        json(["error": ["status": error.status, "message": error.message]], status: error.status)
+    }
+}
+
+/// The HTTP API's routes: a method, a path and a body to a ``ControlCommand``. Pure.
+enum ControlRoutes {
+    /// Where every resource lives.
+    static let prefix = "/api/v1"
+
+    /// The command of a request, or why it is refused (404 no such resource, 405 not that
+    /// method, 400 a body that is not what the resource takes).
+    static func command(method: String, path: String, body: [UInt8]) throws(ControlError) -> ControlCommand {
+        guard path.hasPrefix(prefix + "/") else { throw ControlError(404, "no resource \(quoted(path)); the API is under \(prefix)/") }
+        let parts = path.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch parts {
+        case ["outputs"]:
+            try expect(method, "GET", path)
+            return .outputs
+        case ["status"]:
+            try expect(method, "GET", path)
+            return .status
+        case ["openapi.json"]:
+            try expect(method, "GET", path)
+            return .openAPI
+        case ["content"]:
+            try expect(method, "PUT", path)
+            return .setContent(output: nil, file: try field("file", of: body, path: path))
+        case let parts where parts.count == 3 && parts[0] == "outputs" && parts[2] == "content":
+            guard !parts[1].isEmpty else { throw ControlError(404, "no resource \(quoted(path)): the output's name is empty") }
+            try expect(method, "PUT", path)
+            return .setContent(output: parts[1], file: try field("file", of: body, path: path))
+        case ["layout"]:
+            try expect(method, "PUT", path)
+            let name = try field("layout", of: body, path: path)
+            guard let layout = LayoutMode(rawValue: name) else {
+                throw ControlError(400, "PUT \(path): layout \(quoted(name)) is none of "
+                                   + LayoutMode.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return .setLayout(layout)
+        case ["primary"]:
+            try expect(method, "PUT", path)
+            return .setPrimary(try field("output", of: body, path: path))
+        case ["identify"]:
+            try expect(method, "POST", path)
+            try emptyObject(body, path: path)
+            return .identify
+        default:
+            throw ControlError(404, "no resource \(quoted(path)); \(prefix)/openapi.json lists them")
+        }
+    }
+
+    private static func expect(_ method: String, _ allowed: String, _ path: String) throws(ControlError) {
+        guard method == allowed else { throw ControlError(405, "\(path) takes \(allowed), not \(quoted(method))") }
+    }
+
+    /// The body as a JSON object, or an error that says what is wrong with it.
+    private static func object(_ body: [UInt8], path: String) throws(ControlError) -> [String: Any] {
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+        } catch {
+            throw ControlError(400, "\(path): the body is not JSON (\(body.isEmpty ? "it is empty" : "\(body.count) bytes"))")
+        }
+        guard let object = value as? [String: Any] else { throw ControlError(400, "\(path): the body must be a JSON object") }
+        return object
+    }
+
+    /// The one string member `name` of a body that has no other member.
+    private static func field(_ name: String, of body: [UInt8], path: String) throws(ControlError) -> String {
+        let object = try object(body, path: path)
+        if let other = object.keys.sorted().first(where: { $0 != name }) {
+            throw ControlError(400, "\(path): unknown member \(quoted(other)); the body is {\"\(name)\": STRING}")
+        }
+        guard let value = object[name] as? String else {
+            throw ControlError(400, "\(path): the body is {\"\(name)\": STRING}" + (object[name] == nil ? "; \(name) is missing" : ""))
+        }
+        guard !value.isEmpty, value.utf8.count <= 4096, !value.utf8.contains(0) else {
+            throw ControlError(400, "\(path): \(name) must be 1 to 4096 bytes with no NUL")
+        }
+        return value
+    }
+
+    /// No body, or `{}`.
+    private static func emptyObject(_ body: [UInt8], path: String) throws(ControlError) {
+        guard !body.isEmpty else { return }
+        guard try object(body, path: path).isEmpty else { throw ControlError(400, "\(path) takes no body, or {}") }
+    }
+
+    /// `text` in quotes, with what a terminal or log would act on escaped, and cut at 200
+    /// characters: clients' text is quoted back to them and logged.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars.prefix(200) {
+            switch scalar {
+            case "\"", "\\": out += "\\" + String(scalar)
+            case _ where scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value):
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + (text.unicodeScalars.count > 200 ? "...\"" : "\"")
+    }
+}

@@ -1,0 +1,73 @@
+import Dispatch
+import WaylandOutputs
+
+/// Carries work from the control API's threads to the session's thread and its reply
+/// back. A caller waits at most `patience`; once the bridge closes (glout stopping), every
+/// waiting caller is answered 503 at once and no more work runs.
+final class SessionBridge: Sendable {
+    private final class Call: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        /// Set once, under the bridge's lock.
+        var reply: ControlReply?
+    }
+
+    private struct State {
+        var closed = false
+        var next = 0
+        var waiting: [Int: Call] = [:]
+    }
+
+    private let post: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let state = Locked(State())
+    private let patience: Double
+
+    /// `post` runs its work on the session's thread (``OutputSession/onSessionThread(_:)``).
+    init(patience: Double = 5, post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.post = post
+        self.patience = patience
+    }
+
+    /// Runs `work` on the session's thread and returns its reply, or 503 when the session
+    /// does not get to it in time or glout is stopping.
+    func call(_ work: @escaping @Sendable () -> ControlReply) -> ControlReply {
+        let call = Call()
+        let key: Int? = state.withLock { state in
+            guard !state.closed else { return nil }
+            state.next += 1
+            state.waiting[state.next] = call
+            return state.next
+        }
+        guard let key else { return .error(ControlError(503, "glout is stopping")) }
+        post { [state] in
+            // Decided under the lock: work after the caller gave up or the bridge closed
+            // does not run.
+            let runs = state.withLock { $0.waiting[key] != nil && !$0.closed }
+            let reply = runs ? work() : nil
+            state.withLock { state in
+                if let reply, state.waiting.removeValue(forKey: key) != nil {
+                    call.reply = reply
+                    call.done.signal()
+                }
+            }
+        }
+        if call.done.wait(timeout: .now() + patience) == .timedOut {
+            let gaveUp = state.withLock { $0.waiting.removeValue(forKey: key) != nil }
+            // The reply was set between the timeout and the lock: it is signalled too.
+            if !gaveUp { call.done.wait() }
+        }
+        return state.withLock { _ in call.reply }
+            ?? .error(ControlError(503, "glout did not get to the request within \(Int(patience)) s"))
+    }
+
+    /// Answers every waiting caller 503 and refuses new work. On the session's thread.
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            for call in state.waiting.values {
+                call.reply = .error(ControlError(503, "glout is stopping"))
+                call.done.signal()
+            }
+            state.waiting = [:]
+        }
+    }
+}
