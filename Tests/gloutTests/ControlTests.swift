@@ -1,0 +1,171 @@
+import Foundation
+import XCTest
+@testable import glout
+
+/// The control API's pure parts: routes and bodies, listen addresses, the bearer token,
+/// the content root, and the rule that an address off loopback needs both.
+final class ControlTests: XCTestCase {
+    private func command(_ method: String, _ path: String, _ body: String = "") throws(ControlError) -> ControlCommand {
+        try ControlRoutes.command(method: method, path: path, body: Array(body.utf8))
+    }
+
+    private func refusal(_ method: String, _ path: String, _ body: String = "") -> ControlError? {
+        do {
+            let command = try command(method, path, body)
+            XCTFail("\(method) \(path) \(body) was taken as \(command)")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func test_eachResourceIsItsCommand() throws {
+        XCTAssertEqual(try command("GET", "/api/v1/outputs"), .outputs)
+        XCTAssertEqual(try command("GET", "/api/v1/status"), .status)
+        XCTAssertEqual(try command("GET", "/api/v1/openapi.json"), .openAPI)
+        XCTAssertEqual(try command("PUT", "/api/v1/content", #"{"file": "a.png"}"#), .setContent(output: nil, file: "a.png"))
+        XCTAssertEqual(try command("PUT", "/api/v1/outputs/DP-1/content", #"{"file":"/x/b.frag"}"#),
+                       .setContent(output: "DP-1", file: "/x/b.frag"))
+        XCTAssertEqual(try command("PUT", "/api/v1/layout", #"{"layout":"mirror"}"#), .setLayout(.mirror))
+        XCTAssertEqual(try command("PUT", "/api/v1/primary", #"{"output":"HDMI-A-1"}"#), .setPrimary("HDMI-A-1"))
+        XCTAssertEqual(try command("POST", "/api/v1/identify"), .identify)
+        XCTAssertEqual(try command("POST", "/api/v1/identify", "{}"), .identify)
+    }
+
+    func test_anUnknownPathIs404AndAWrongMethod405() {
+        for path in ["/", "/api", "/api/v1", "/api/v1/", "/api/v2/status", "/api/v1/status/", "/api/v1/outputs//content",
+                     "/api/v1/outputs/DP-1", "/api/v1/outputs/DP-1/content/x", "/api/v1/../v1/status"] {
+            XCTAssertEqual(refusal("GET", path)?.status, 404, path)
+        }
+        XCTAssertEqual(refusal("POST", "/api/v1/status")?.status, 405)
+        XCTAssertEqual(refusal("GET", "/api/v1/content")?.status, 405)
+        XCTAssertEqual(refusal("DELETE", "/api/v1/layout")?.status, 405)
+        XCTAssertEqual(refusal("GET", "/api/v1/identify")?.status, 405)
+    }
+
+    func test_aBodyThatIsNotTheResourcesIs400AndSaysWhy() {
+        let cases: [(String, String)] = [
+            ("", "not JSON (it is empty)"),
+            ("{", "not JSON"),
+            ("[]", "must be a JSON object"),
+            ("\"a.png\"", "must be a JSON object"),
+            ("{}", "file is missing"),
+            (#"{"file": 3}"#, "{\"file\": STRING}"),
+            (#"{"file": null}"#, "{\"file\": STRING}"),
+            (#"{"file": ""}"#, "1 to 4096 bytes"),
+            (#"{"file": "a\u0000b"}"#, "no NUL"),
+            (#"{"file": "a.png", "loop": true}"#, "unknown member \"loop\""),
+            ("{\"file\": \"" + String(repeating: "x", count: 4097) + "\"}", "1 to 4096 bytes"),
+        ]
+        for (body, reason) in cases {
+            let error = refusal("PUT", "/api/v1/content", body)
+            XCTAssertEqual(error?.status, 400, body)
+            XCTAssertTrue(error?.message.contains(reason) ?? false, "\(body): '\(error?.message ?? "")' does not say '\(reason)'")
+        }
+        XCTAssertTrue(refusal("PUT", "/api/v1/layout", #"{"layout":"grid"}"#)?.message.contains("mirror") ?? false)
+        XCTAssertEqual(refusal("POST", "/api/v1/identify", #"{"seconds": 3}"#)?.status, 400)
+    }
+
+    func test_errorsAreJSONWithTheirStatus() throws {
+        let reply = ControlReply.error(ControlError(404, "no output named \"X\""))
+        XCTAssertEqual(reply.status, 404)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: [String: Any]])
+        XCTAssertEqual(object["error"]?["status"] as? Int, 404)
+        XCTAssertEqual(object["error"]?["message"] as? String, "no output named \"X\"")
+    }
+
+    func test_clientTextIsQuotedWithControlsEscapedAndCut() {
+        XCTAssertEqual(ControlRoutes.quoted("a\"b\\c"), #""a\"b\\c""#)
+        XCTAssertEqual(ControlRoutes.quoted("\u{1b}[2J\n\u{9b}"), #""\u001b[2J\u000a\u009b""#)
+        let long = ControlRoutes.quoted(String(repeating: "é", count: 300))
+        XCTAssertTrue(long.hasSuffix("...\""))
+        XCTAssertEqual(long.unicodeScalars.count, 200 + 5)
+    }
+
+    func test_listenAddresses() throws {
+        XCTAssertEqual(ListenAddress("8080"), ListenAddress("127.0.0.1:8080"))
+        XCTAssertEqual(ListenAddress("0")?.port, 0)
+        XCTAssertEqual(ListenAddress("[::1]:9000")?.description, "[::1]:9000")
+        XCTAssertEqual(ListenAddress("0.0.0.0:80")?.host, "0.0.0.0")
+        XCTAssertTrue(try XCTUnwrap(ListenAddress("127.0.0.2:1")).isLoopback)
+        XCTAssertTrue(try XCTUnwrap(ListenAddress("[::1]:1")).isLoopback)
+        XCTAssertFalse(try XCTUnwrap(ListenAddress("0.0.0.0:1")).isLoopback)
+        XCTAssertFalse(try XCTUnwrap(ListenAddress("[::]:1")).isLoopback)
+        XCTAssertFalse(try XCTUnwrap(ListenAddress("192.168.1.2:1")).isLoopback)
+        for bad in ["", ":", "65536", "-1", "+80", "localhost:80", "::1:80", "[::1]80", "[::1", "1.2.3:80", "80 ", "[x]:1"] {
+            XCTAssertNil(ListenAddress(bad), bad)
+        }
+    }
+
+    func test_theTokenIsTheWholeBearerValue() throws {
+        let token = BearerToken("0123456789abcdef0123")
+        XCTAssertTrue(token.accepts(authorization: "Bearer 0123456789abcdef0123"))
+        XCTAssertFalse(token.accepts(authorization: nil))
+        XCTAssertFalse(token.accepts(authorization: "0123456789abcdef0123"))
+        XCTAssertFalse(token.accepts(authorization: "Bearer 0123456789abcdef012"))
+        XCTAssertFalse(token.accepts(authorization: "Bearer 0123456789abcdef01234"))
+        XCTAssertFalse(token.accepts(authorization: "Bearer 0123456789abcdef0124"))
+        XCTAssertFalse(token.accepts(authorization: "Basic 0123456789abcdef0123"))
+    }
+
+    func test_aTokenFileHoldsOnePrintableToken() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glout-token-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func file(_ text: String) throws -> String {
+            let url = folder.appendingPathComponent(UUID().uuidString)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        XCTAssertTrue(try BearerToken(file: file("abcdefghijklmnop\n")).accepts(authorization: "Bearer abcdefghijklmnop"))
+        for bad in ["short\n", "with a space inside it\n", String(repeating: "a", count: 4097), "", "abcdefghijklmnop\nq"] {
+            XCTAssertThrowsError(try BearerToken(file: file(bad)), bad)
+        }
+        XCTAssertThrowsError(try BearerToken(file: folder.appendingPathComponent("none").path))
+    }
+
+    func test_theContentRootKeepsPathsUnderIt() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("glout-root-\(getpid())")
+        let root = base.appendingPathComponent("root")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        try Data("x".utf8).write(to: root.appendingPathComponent("sub/a.png"))
+        try Data("y".utf8).write(to: base.appendingPathComponent("secret.png"))
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("out.png").path,
+                                                   withDestinationPath: base.appendingPathComponent("secret.png").path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("in.png").path,
+                                                   withDestinationPath: "sub/a.png")
+        let contentRoot = try ContentRoot(root.path)
+        let real = try XCTUnwrap(contentRoot.path)
+        XCTAssertEqual(try contentRoot.resolve("sub/a.png"), real + "/sub/a.png")
+        XCTAssertEqual(try contentRoot.resolve("in.png"), real + "/sub/a.png")
+        func status(_ name: String) -> Int? {
+            do { _ = try contentRoot.resolve(name); return nil } catch { return error.status }
+        }
+        XCTAssertEqual(status("../secret.png"), 403)
+        XCTAssertEqual(status("sub/../../secret.png"), 403)
+        XCTAssertEqual(status(base.appendingPathComponent("secret.png").path), 403)
+        XCTAssertEqual(status("out.png"), 403)
+        XCTAssertEqual(status("none.png"), 404)
+        // Without a root, a path is the client's to choose (loopback only).
+        XCTAssertEqual(try ContentRoot(nil).resolve("/any/where.png"), "/any/where.png")
+        XCTAssertThrowsError(try ContentRoot(root.appendingPathComponent("sub/a.png").path))
+        XCTAssertThrowsError(try ContentRoot(base.appendingPathComponent("missing").path))
+    }
+
+    func test_anAddressOffLoopbackNeedsATokenAndARoot() throws {
+        func parse(_ line: String) throws(UsageError) -> Command { try Arguments.parse(line.split(separator: " ").map(String.init)) }
+        guard case .run(let options) = try parse("run --http 8080") else { return XCTFail("not run") }
+        XCTAssertEqual(options.http, ListenAddress("127.0.0.1:8080"))
+        for line in ["run --http 0.0.0.0:8080", "run --http 0.0.0.0:8080 --http-token-file /t",
+                     "run --http 0.0.0.0:8080 --content-root /srv", "run --http-token-file /t", "run --content-root /srv",
+                     "run --http localhost:80", "run --http 70000", "outputs --http 8080"] {
+            XCTAssertThrowsError(try parse(line), line)
+        }
+        guard case .run(let open) = try parse("run --http 0.0.0.0:8080 --http-token-file /t --content-root /srv") else {
+            return XCTFail("not run")
+        }
+        XCTAssertEqual(open.httpTokenFile, "/t")
+        XCTAssertEqual(open.contentRoot, "/srv")
+    }
+}
