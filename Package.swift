@@ -34,12 +34,14 @@ let package = Package(
         // libmicrohttpd, for glout's control API (--http).
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        // liblo, for its OSC control (--osc).
+        .systemLibrary(name: "CLo", path: "Sources/CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // The library: outputs, their surfaces and display links. Knows nothing of glout.
         .target(name: "WaylandOutputs", dependencies: ["CWayland", "CGLES", "CXKBCommon"]),
         // The command-line program; shaders/ is compiled into it by the EmbedShaders plugin.
         .executableTarget(
             name: "glout",
-            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG", "CJPEG", "CWebP", "CFFmpeg", "CMicroHTTPD"],
+            dependencies: ["WaylandOutputs", "CGLES", "CFreeType", "CPNG", "CJPEG", "CWebP", "CFFmpeg", "CMicroHTTPD", "CLo"],
             plugins: ["EmbedShaders"]
         ),
         .plugin(name: "EmbedShaders", capability: .buildTool()),
