@@ -50,11 +50,7 @@ enum Arguments {
         switch command {
         case .run:
             try checkVideoSync(options.run, reader: reader)
-            if let address = options.run.http, !address.isLoopback,
-               options.run.httpTokenFile == nil || options.run.contentRoot == nil {
-                throw reader.error("--http \(address) is reachable from other machines: it needs --http-token-file FILE and "
-                                   + "--content-root DIR (or listen on 127.0.0.1)")
-            }
+            try checkControl(options.run, reader: reader)
             return .run(options.run)
         case .outputs:
             return .outputs(options.outputs)
@@ -95,6 +91,22 @@ enum Arguments {
         }
         try checkVideoSync(run, reader: reader)
         return SnapshotOptions(run: run, out: out, canvas: options.canvas, canvasScale: options.canvasScale)
+    }
+
+    /// The control API off loopback: HTTP needs a token, OSC a list of senders, and both a
+    /// content root; a content root needs one of them.
+    private static func checkControl(_ options: RunOptions, reader: OptionReader) throws(UsageError) {
+        if let address = options.http, !address.isLoopback, options.httpTokenFile == nil || options.contentRoot == nil {
+            throw reader.error("--http \(address) is reachable from other machines: it needs --http-token-file FILE and "
+                               + "--content-root DIR (or listen on 127.0.0.1)")
+        }
+        if let address = options.osc, !address.isLoopback, options.oscAllow.isEmpty || options.contentRoot == nil {
+            throw reader.error("--osc \(address) is reachable from other machines: it needs --osc-allow ADDR/PREFIX and "
+                               + "--content-root DIR (or listen on 127.0.0.1)")
+        }
+        if options.contentRoot != nil && options.http == nil && options.osc == nil {
+            throw reader.error("--content-root applies to --http and --osc only")
+        }
     }
 
     /// --video-sync speed plays off the shared clock's time.

@@ -76,6 +76,10 @@ struct RunOptions: Equatable, Sendable {
     var http: ListenAddress?
     var httpTokenFile: String?
     var contentRoot: String?
+    /// --osc: where the control API listens for OSC, and the senders it answers (none
+    /// listed: any, which loopback keeps to this machine).
+    var osc: ListenAddress?
+    var oscAllow: [AddressPrefix] = []
     /// Load shaders from this folder instead of the built-in copies.
     var shaderDirectory: String?
     /// Milliseconds of extra work added to every frame of the named outputs.

@@ -144,8 +144,30 @@ enum OptionTable {
             """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
             o.run.httpTokenFile = try r.path(for: "--http-token-file")
         },
-        OptionDeclaration("--content-root", "DIR", [.run], requires: "--http", help: """
-            the control API opens files under DIR only, named relative to it, with no .. and no symbolic link out of it
+        OptionDeclaration("--osc", "[HOST:]PORT", [.run], help: """
+            take the control API's commands as OSC 1.0 messages over UDP on HOST (default 127.0.0.1) and PORT \
+            (docs/control.md), each answered to its sender; PORT 0 takes a free port. An address off loopback needs \
+            --osc-allow and --content-root
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            let value = try r.value(for: "--osc")
+            guard let address = ListenAddress(value) else {
+                throw r.error("--osc needs [HOST:]PORT (HOST an IPv4 or [IPv6] address, PORT 0 to 65535), not '\(value)'")
+            }
+            o.run.osc = address
+        },
+        OptionDeclaration("--osc-allow", "ADDR/PREFIX", [.run], requires: "--osc", help: """
+            answer OSC from senders in this network only (repeatable; for example 192.168.1.0/24 or 10.0.0.7)
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            let value = try r.value(for: "--osc-allow")
+            guard let prefix = AddressPrefix(value) else {
+                throw r.error("--osc-allow needs ADDR/PREFIX (an IPv4 or IPv6 address, and how many bits of it name the "
+                              + "network), not '\(value)'")
+            }
+            o.run.oscAllow.append(prefix)
+        },
+        OptionDeclaration("--content-root", "DIR", [.run], help: """
+            the control API (--http, --osc) opens files under DIR only, named relative to it, with no .. and no symbolic \
+            link out of it
             """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
             o.run.contentRoot = try r.path(for: "--content-root")
         },

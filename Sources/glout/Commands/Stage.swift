@@ -18,8 +18,9 @@ final class Stage {
     let programs: ScenePrograms
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
-    /// What the control API (--http) puts on the outputs.
+    /// What the control API (--http, --osc) puts on the outputs, and the screenshots it waits for.
     let slots = ContentSlots()
+    let screenshots = Screenshots()
     /// --content's pictures by output name ("" for the rest).
     private let contentPictures: [String: ContentRendering]
     /// --content's videos, one decoder per file.
@@ -112,7 +113,8 @@ final class Stage {
         }
         if options.shaderDirectory != nil { first += ["control.frag", "content.frag", "rings.frag", "text.frag", "marker.frag", "span.frag"] }
         // The control API's images draw with image.frag: compiled now, not on a frame.
-        if files.contains(where: { if case .image = $0 { true } else { false } }) || options.http != nil {
+        let controlled = options.http != nil || options.osc != nil
+        if files.contains(where: { if case .image = $0 { true } else { false } }) || controlled {
             first.append("image.frag")
         }
         if files.contains(where: { if case .video = $0 { true } else { false } }) { first.append("video.frag") }
@@ -319,8 +321,10 @@ final class Stage {
     /// A renderer for `output`, with its framing and --stall.
     func makeRenderer(for output: Output) -> @Sendable (RenderTarget) throws -> any OutputRenderer {
         let scene = scene, programs = programs, kind = options.scene, telemetry = telemetry, flashEvery = options.flashEvery
-        // Without --http nothing assigns content: the renderers need not ask.
-        let slots = options.http == nil ? nil : slots
+        // Without the control API nothing assigns content or waits for a picture: the
+        // renderers need not ask.
+        let controlled = options.http != nil || options.osc != nil
+        let slots = controlled ? slots : nil, screenshots = controlled ? screenshots : nil
         let stall = FrameStall(milliseconds: options.stalls[output.name] ?? 0)
         let framing = options.framing(for: output.name)
         let content = contentPictures[output.name] ?? contentPictures[""]
@@ -330,7 +334,7 @@ final class Stage {
         return { _ in
             switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content, slots: slots,
-                                       telemetry: telemetry, stall: stall)
+                                       screenshots: screenshots, telemetry: telemetry, stall: stall)
             case .triangle: TriangleRenderer(scene: scene, program: try programs.triangle, stall: stall)
             case .pacing: PacingRenderer(scene: scene, program: try programs.pacing, textProgram: try programs.text,
                                          flashEvery: flashEvery, stall: stall)

@@ -122,3 +122,50 @@ struct ContentRoot: Sendable {
         return resolved
     }
 }
+
+/// Senders OSC answers off loopback (--osc-allow ADDR/PREFIX): an IPv4 or IPv6 network.
+struct AddressPrefix: Equatable, Sendable, CustomStringConvertible {
+    /// The network's address bytes (4 or 16), and how many leading bits must match.
+    let bytes: [UInt8]
+    let bits: Int
+
+    /// Parses `ADDR/PREFIX` (`ADDR` alone: that one address); nil when it is not one.
+    init?(_ text: String) {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, parts[0], &v4) == 1 {
+            bytes = withUnsafeBytes(of: &v4) { Array($0) }
+        } else if inet_pton(AF_INET6, parts[0], &v6) == 1 {
+            bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        } else {
+            return nil
+        }
+        if parts.count == 2 {
+            guard let bits = Int(parts[1]), !parts[1].hasPrefix("+"), (0...bytes.count * 8).contains(bits) else { return nil }
+            self.bits = bits
+        } else {
+            bits = bytes.count * 8
+        }
+    }
+
+    /// The one address of `bytes` (4 or 16); nil for another count.
+    init?(bytes: [UInt8]) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        (self.bytes, bits) = (bytes, bytes.count * 8)
+    }
+
+    /// Whether `address` (4 or 16 bytes, as the socket gives them) is in this network.
+    func contains(_ address: [UInt8]) -> Bool {
+        guard address.count == bytes.count else { return false }
+        for bit in 0..<bits where (address[bit / 8] ^ bytes[bit / 8]) & (0x80 >> UInt8(bit % 8)) != 0 {
+            return false
+        }
+        return true
+    }
+
+    var description: String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        _ = bytes.withUnsafeBytes { inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, $0.baseAddress, &text, socklen_t(text.count)) }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/\(bits)"
+    }
+}

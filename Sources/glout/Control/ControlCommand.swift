@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a client of the control API asks glout to do, whichever way it came (HTTP now,
-/// OSC next): plain values, checked before they reach the session.
+/// What a client of the control API asks glout to do, whichever way it came (HTTP or
+/// OSC): plain values, checked before they reach the session.
 enum ControlCommand: Equatable, Sendable {
     /// The outputs, as `glout outputs --json` prints them.
     case outputs
@@ -9,12 +9,28 @@ enum ControlCommand: Equatable, Sendable {
     case status
     /// The OpenAPI document of the HTTP API.
     case openAPI
+    /// A PNG of the picture the output named presents next (HTTP only: it does not fit a
+    /// datagram).
+    case screenshot(String)
     /// Shows `file` on the output named, or on every output (nil).
     case setContent(output: String?, file: String)
     case setLayout(LayoutMode)
     case setPrimary(String)
     /// Every output shows its name in large type for a few seconds.
     case identify
+    /// Files shown from the first refresh targeted at or after `at` (CLOCK_REALTIME
+    /// seconds), on each output the action names.
+    case addCue(at: Double, actions: [CueAction])
+    /// The cues not yet due.
+    case listCues
+    /// Cancels the cue of this id (nil: every cue) that is not yet due.
+    case cancelCues(Int?)
+}
+
+/// One action of a cue: a file on the output named, or on every output (nil).
+struct CueAction: Equatable, Sendable {
+    var output: String?
+    var file: String
 }
 
 /// A request the API refuses: its HTTP status and why, said to the client as JSON.
@@ -73,6 +89,10 @@ enum ControlRoutes {
         case ["content"]:
             try expect(method, "PUT", path)
             return .setContent(output: nil, file: try field("file", of: body, path: path))
+        case let parts where parts.count == 3 && parts[0] == "outputs" && parts[2] == "screenshot":
+            guard !parts[1].isEmpty else { throw ControlError(404, "no resource \(quoted(path)): the output's name is empty") }
+            try expect(method, "GET", path)
+            return .screenshot(parts[1])
         case let parts where parts.count == 3 && parts[0] == "outputs" && parts[2] == "content":
             guard !parts[1].isEmpty else { throw ControlError(404, "no resource \(quoted(path)): the output's name is empty") }
             try expect(method, "PUT", path)
@@ -88,6 +108,19 @@ enum ControlRoutes {
         case ["primary"]:
             try expect(method, "PUT", path)
             return .setPrimary(try field("output", of: body, path: path))
+        case ["cues"]:
+            switch method {
+            case "GET": return .listCues
+            case "POST": return try cue(in: body, path: path)
+            case "DELETE": return .cancelCues(nil)
+            default: throw ControlError(405, "\(path) takes GET, POST or DELETE, not \(quoted(method))")
+            }
+        case let parts where parts.count == 2 && parts[0] == "cues":
+            guard let id = Int(parts[1]), id > 0, !parts[1].hasPrefix("+") else {
+                throw ControlError(404, "no resource \(quoted(path)): a cue's id is a positive number")
+            }
+            try expect(method, "DELETE", path)
+            return .cancelCues(id)
         case ["identify"]:
             try expect(method, "POST", path)
             try emptyObject(body, path: path)
@@ -102,7 +135,7 @@ enum ControlRoutes {
     }
 
     /// The body as a JSON object, or an error that says what is wrong with it.
-    private static func object(_ body: [UInt8], path: String) throws(ControlError) -> [String: Any] {
+    static func object(_ body: [UInt8], path: String) throws(ControlError) -> [String: Any] {
         let value: Any
         do {
             value = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
@@ -122,8 +155,13 @@ enum ControlRoutes {
         guard let value = object[name] as? String else {
             throw ControlError(400, "\(path): the body is {\"\(name)\": STRING}" + (object[name] == nil ? "; \(name) is missing" : ""))
         }
+        return try checked(value, name: name, in: path)
+    }
+
+    /// A name or path a client gave: 1 to 4096 bytes with no NUL.
+    static func checked(_ value: String, name: String, in path: String) throws(ControlError) -> String {
         guard !value.isEmpty, value.utf8.count <= 4096, !value.utf8.contains(0) else {
-            throw ControlError(400, "\(path): \(name) must be 1 to 4096 bytes with no NUL")
+            throw ControlError(400, "\(quoted(path)): \(name) must be 1 to 4096 bytes with no NUL")
         }
         return value
     }

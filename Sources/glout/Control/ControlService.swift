@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import WaylandOutputs
 
-/// The control API of one `glout run` (--http): the server on its own threads, files opened
-/// and decoded there, and every change made on the session's thread, where the outputs,
+/// The control API of one `glout run` (--http, --osc): the servers on their own threads,
+/// files opened and decoded there, and every change made on the session's thread, where the outputs,
 /// the scene and the windows are. Nothing here runs on a render thread: an output takes
 /// new content at the start of its next frame (``ContentSlots``).
 final class ControlService {
@@ -12,46 +12,53 @@ final class ControlService {
     private let started = MonotonicInstant.now
     private let bridge: SessionBridge
     private var server: HTTPServer?
+    private var osc: OSCServer?
+    /// The cues given, by id; those due are dropped as they are listed.
+    private var cues: [Cue] = []
+    private var nextCue = 1
+    /// Each output's pacing as status last worked it out, and when.
+    private var pacingCache: [UInt32: (at: MonotonicInstant, entry: [String: Any])] = [:]
 
-    /// Starts listening as the options say; nil without --http.
+    /// Starts listening as the options say; nil without --http and --osc.
     static func start(options: RunOptions, stage: Stage, log: Log) throws -> ControlService? {
-        guard let address = options.http else { return nil }
+        guard options.http != nil || options.osc != nil else { return nil }
         let token = try options.httpTokenFile.map { try BearerToken(file: $0) }
         let root = try ContentRoot(options.contentRoot)
         let service = ControlService(stage: stage, log: log)
-        let loader = ContentLoader(stage: stage, root: root, log: log)
-        let handler = SessionThreadOnly(service)
-        let bridge = service.bridge
-        service.server = try HTTPServer(address: address, token: token) { request in
-            let command: ControlCommand
-            do throws(ControlError) {
-                command = try ControlRoutes.command(method: request.method, path: request.path, body: request.body)
-            } catch {
-                return .error(error)
-            }
-            switch command {
-            case .openAPI:
-                return ControlReply(status: 200, body: Array(EmbeddedDocuments.openAPI.utf8))
-            case .setContent(let output, let file):
-                let requested = MonotonicInstant.now
-                let rendering: ContentRendering
-                do throws(ControlError) {
-                    rendering = try loader.load(file)
-                } catch {
-                    return .error(error)
+        let commands = ControlCommands(loader: ContentLoader(stage: stage, root: root, log: log), bridge: service.bridge,
+                                       service: SessionThreadOnly(service), screenshots: stage.screenshots)
+        let files = root.path.map { ", files under \(Log.printable($0))" } ?? ""
+        do {
+            if var address = options.http {
+                let server = try HTTPServer(address: address, token: token) { request in
+                    do throws(ControlError) {
+                        return commands.run(try ControlRoutes.command(method: request.method, path: request.path,
+                                                                      body: request.body))
+                    } catch {
+                        return .error(error)
+                    }
                 }
-                let ready = MonotonicInstant.now
-                return bridge.call {
-                    handler.value.setContent(rendering, file: file, on: output, requested: requested, ready: ready)
-                }
-            default:
-                return bridge.call { handler.value.perform(command) }
+                service.server = server
+                address.port = server.port
+                log.info("control API on http://\(address)/api/v1/" + (token == nil ? "" : " (bearer token)") + files)
             }
+            if var address = options.osc {
+                let osc = try OSCServer(address: address, allowed: options.oscAllow, log: log) { message in
+                    do throws(ControlError) {
+                        return commands.run(try OSCRoutes.command(path: message.path, arguments: message.arguments))
+                    } catch {
+                        return .error(error)
+                    }
+                }
+                service.osc = osc
+                address.port = osc.port
+                let allowed = options.oscAllow.isEmpty ? "" : " (from " + options.oscAllow.map(\.description).joined(separator: ", ") + ")"
+                log.info("OSC on udp://\(address)\(OSCRoutes.prefix)/" + allowed + files)
+            }
+        } catch {
+            service.stop()
+            throw error
         }
-        var bound = address
-        bound.port = service.server?.port ?? address.port
-        log.info("control API on http://\(bound)/api/v1/" + (token == nil ? "" : " (bearer token)")
-                 + (root.path.map { ", files under \(Log.printable($0))" } ?? ""))
         return service
     }
 
@@ -62,15 +69,17 @@ final class ControlService {
         bridge = SessionBridge { work in display.value.onSessionThread(work) }
     }
 
-    /// Answers the callers still waiting, then stops the server and joins its threads. On
-    /// the session's thread, before the stage goes.
+    /// Answers the callers still waiting, then stops the servers and joins their threads.
+    /// On the session's thread, before the stage goes.
     func stop() {
         bridge.close()
         server?.stop()
         server = nil
+        osc?.stop()
+        osc = nil
     }
 
-    private func perform(_ command: ControlCommand) -> ControlReply {
+    func perform(_ command: ControlCommand) -> ControlReply {
         switch command {
         case .outputs:
             guard let text = try? OutputReport(outputs: stage.display.outputs, primary: stage.display.primary).json() else {
@@ -96,14 +105,95 @@ final class ControlService {
             stage.scene.update { $0.identifyUntil = MonotonicInstant.now.nanoseconds + UInt64(Scene.identifySeconds * 1e9) }
             stage.wakeWindows()
             return .json(["identify_s": Scene.identifySeconds])
-        case .openAPI, .setContent:
+        case .listCues:
+            return .json(["cues": pendingCues.map(\.json)])
+        case .cancelCues(let id):
+            let dropped = stage.slots.cancel(cue: id)
+            cues.removeAll { dropped.contains($0.id) }
+            if let id, !dropped.contains(id) {
+                return .error(ControlError(404, "no cue \(id) waits: it fired, was cancelled or never was"))
+            }
+            if !dropped.isEmpty { log.info("control: cancelled cue " + dropped.sorted().map(String.init).joined(separator: ", ")) }
+            return .json(["cancelled": dropped.sorted()])
+        case .openAPI, .setContent, .screenshot, .addCue:
             return .error(ControlError(500, "not a command of the session's thread"))
         }
     }
 
+    /// A cue: its files on the outputs its actions name, from the first refresh targeted
+    /// at or after `at` (CLOCK_REALTIME seconds) on each. Every output is woken a little
+    /// before, so that one resting draws on until it takes the cue.
+    func addCue(at: Double, actions: [(CueAction, ContentRendering)], requested: MonotonicInstant,
+                            ready: MonotonicInstant) -> ControlReply {
+        guard let due = RealtimeClock.instant(at: at) else {
+            return .error(ControlError(400, "at \(at) is before this machine started"))
+        }
+        let names = Set(stage.display.outputs.map(\.name))
+        if let unknown = actions.first(where: { $0.0.output.map { !names.contains($0) } ?? false }) {
+            return .error(ControlError(404, "no output named \(ControlRoutes.quoted(unknown.0.output ?? "")); \(outputList)"))
+        }
+        let id = nextCue
+        nextCue += 1
+        for (action, rendering) in actions {
+            stage.slots.assign(rendering, file: action.file, to: action.output, requested: requested, ready: ready, due: due, cue: id)
+        }
+        let cue = Cue(id: id, at: at, due: due, actions: actions.map(\.0))
+        cues.append(cue)
+        let stage = SessionThreadOnly(stage)
+        let lead = max(0, (due - MonotonicInstant.now).inSeconds - 0.25)
+        DispatchQueue.global().asyncAfter(deadline: .now() + lead) { [bridge] in
+            bridge.send { stage.value.wakeWindows() }
+        }
+        log.info("control: cue \(id) at \(String(format: "%.3f", at)), in \(String(format: "%.3f", (due - MonotonicInstant.now).inSeconds)) s: "
+                 + actions.map { "\(Log.printable($0.0.file)) on \($0.0.output.map(Log.printable) ?? "every output")" }
+                    .joined(separator: ", "))
+        return .json(cue.json, status: 201)
+    }
+
+    /// The cues not yet due; those that are are forgotten.
+    private var pendingCues: [Cue] {
+        let now = MonotonicInstant.now
+        cues.removeAll { $0.due <= now }
+        return cues
+    }
+
+    /// A cue as GET /cues lists it.
+    private struct Cue {
+        var id: Int
+        var at: Double
+        var due: MonotonicInstant
+        var actions: [CueAction]
+
+        var json: [String: Any] {
+            ["id": id, "at": at, "due_in_s": max(0, (due - MonotonicInstant.now).inSeconds),
+             "actions": actions.map { action -> [String: Any] in
+                 var entry: [String: Any] = ["file": action.file]
+                 if let output = action.output { entry["output"] = output }
+                 return entry
+             }]
+        }
+    }
+
+    /// Has the output named read its next frame for `request`, and wakes it (a resting
+    /// output draws its picture again).
+    func requestScreenshot(of name: String, _ request: Screenshots.Request) -> ControlReply {
+        guard let output = stage.display.outputs.first(where: { $0.name == name }) else {
+            return .error(ControlError(404, "no output named \(ControlRoutes.quoted(name)); \(outputList)"))
+        }
+        guard stage.options.scene == .views else {
+            return .error(ControlError(409, "screenshots come from the views scene; this glout runs --scene \(stage.options.scene.rawValue)"))
+        }
+        guard stage.display.windows[output.id] != nil else {
+            return .error(ControlError(409, "\(output.printableName) has no window (--outputs leaves it out)"))
+        }
+        stage.screenshots.add(request, for: output.name)
+        stage.wakeWindows([output.id])
+        return .json(["output": output.name])
+    }
+
     /// Puts `rendering` on the output named (nil: every output), where a content view or a
     /// span part shows it.
-    private func setContent(_ rendering: ContentRendering, file: String, on name: String?,
+    func setContent(_ rendering: ContentRendering, file: String, on name: String?,
                             requested: MonotonicInstant, ready: MonotonicInstant) -> ControlReply {
         let state = stage.scene.snapshot
         let outputs = stage.display.outputs.filter { name == nil || $0.name == name }
@@ -138,18 +228,27 @@ final class ControlService {
                                         "view": "\(SceneRenderer.view(of: output.name, state: state))",
                                         "refresh_mhz": output.currentMode?.refreshMilliHertz ?? 0]
             if let window = stage.display.windows[output.id] {
-                let statistics = window.statistics
-                let log = window.frameLog
-                let period = output.currentMode?.refreshPeriod ?? statistics.refreshPeriod
-                let samples = log.samples.filter { $0.commit >= since }
-                let pacing = OutputPacing(samples: samples, period: UInt64(max(1, period.inNanoseconds)))
-                entry["frames"] = statistics.frames
-                entry["fps"] = pacing.framesPerSecond
-                entry["on_time_pct"] = pacing.onTimePercent
-                entry["missed"] = pacing.missed
-                if let landing = LandingSummary(log.landings.filter { $0.commit >= since }) {
-                    entry["landing_p50_ms"] = landing.p50_ms
-                    entry["landing_p99_ms"] = landing.p99_ms
+                // Worked out again at most ten times a second: a client polling fast
+                // costs the session's thread little.
+                if let cached = pacingCache[output.id], (now - cached.at).inSeconds < 0.1 {
+                    entry.merge(cached.entry) { _, new in new }
+                } else {
+                    var pacingEntry: [String: Any] = [:]
+                    let statistics = window.statistics
+                    let log = window.frameLog
+                    let period = output.currentMode?.refreshPeriod ?? statistics.refreshPeriod
+                    let samples = log.samples.filter { $0.commit >= since }
+                    let pacing = OutputPacing(samples: samples, period: UInt64(max(1, period.inNanoseconds)))
+                    pacingEntry["frames"] = statistics.frames
+                    pacingEntry["fps"] = pacing.framesPerSecond
+                    pacingEntry["on_time_pct"] = pacing.onTimePercent
+                    pacingEntry["missed"] = pacing.missed
+                    if let landing = LandingSummary(log.landings.filter { $0.commit >= since }) {
+                        pacingEntry["landing_p50_ms"] = landing.p50_ms
+                        pacingEntry["landing_p99_ms"] = landing.p99_ms
+                    }
+                    pacingCache[output.id] = (now, pacingEntry)
+                    entry.merge(pacingEntry) { _, new in new }
                 }
             }
             if let shown = stage.slots.shown(on: output.name) {
@@ -165,89 +264,3 @@ final class ControlService {
                 "primary": state.primary ?? NSNull(), "outputs": outputs]
     }
 }
-
-/// A value only the session's thread uses, carried through the server's threads to get
-/// there (``SessionBridge`` runs the work that touches it on that thread).
-struct SessionThreadOnly<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// Opens, decodes and readies what PUT .../content names, on the request's thread: a
-/// PNG, JPEG or WebP image, or a fragment shader (compiled in the shared context). One
-/// file at a time, so that clients cannot make glout hold many large pictures at once.
-struct ContentLoader: Sendable {
-    private let programs: ScenePrograms
-    private let graphics: Graphics
-    private let root: ContentRoot
-    private let log: Log
-    private let scaleMode: ScaleMode
-    private let videoSync: VideoSync
-    private let turn = Locked(())
-    private let graveyard = TextureGraveyard()
-
-    init(stage: Stage, root: ContentRoot, log: Log) {
-        (programs, graphics, self.root, self.log) = (stage.programs, stage.graphics, root, log)
-        (scaleMode, videoSync) = (stage.options.scaleMode, stage.options.videoSync)
-    }
-
-    func load(_ name: String) throws(ControlError) -> ContentRendering {
-        let path = try root.resolve(name)
-        // Decoding takes a core for a while (a quarter of a second for a 12-megapixel PNG):
-        // the render threads come first. The thread is the connection's own.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(threadID()), 10)
-        do {
-            return try turn.withLock { _ in try rendering(of: path) }
-        } catch let error as ControlError {
-            throw error
-        } catch {
-            var message = GloutError(error).message
-            if message.hasPrefix("--content ") { message.removeFirst("--content ".count) }
-            throw ControlError(422, message)
-        }
-    }
-
-    private func rendering(of path: String) throws -> ContentRendering {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw ControlError(404, "\(ControlRoutes.quoted(path)): \(String(cString: strerror(errno)))")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw ControlError(422, "\(ControlRoutes.quoted(path)): not a file") }
-        // What the file is, before anything opens a decoder for it.
-        let start = try FileSystem.readStart(path, for: "--content", count: 4097)
-        switch ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) {
-        case .other:
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): not an image or a shader; the API switches to PNG, JPEG "
-                               + "and WebP images and fragment shaders (videos and playlists: --content at start)")
-        case .text where !Playlist.isShader(try FileSystem.readText(path, for: "--content")):
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): a playlist; the API switches to images and shaders "
-                               + "(playlists: --content at start)")
-        default:
-            break
-        }
-        var loaded: [String: ContentFile] = [:]
-        let file = try ContentFile.load(path, log: log, loaded: &loaded)
-        let piece: ContentPiece
-        switch file {
-        case .image(let image):
-            // Uploaded here, so that no output's frame waits for it (image.frag was
-            // compiled at start-up with --http).
-            piece = ContentPiece(image: try image.uploaded(graphics: graphics, graveyard: graveyard),
-                                 program: try programs.image)
-        case .shader(_, let source):
-            let program = try graphics.withSharedContext { try programs.contentShader(path: path, source: source) }
-            piece = ContentPiece(image: nil, program: program)
-        case .video:
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): an animated WebP; the API switches to still images and "
-                               + "shaders (animations: --content at start)")
-        case .playlist:
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): a playlist; the API switches to images and shaders "
-                               + "(playlists: --content at start)")
-        }
-        return ContentRendering(piece, scaleMode: scaleMode, videoSync: videoSync)
-    }
-}
-
-/// glibc's gettid (2.30), which the Glibc module does not import.
-@_silgen_name("gettid")
-private func threadID() -> pid_t

@@ -48,7 +48,7 @@ final class HTTPServer: @unchecked Sendable {
 
     private func start() throws -> OpaquePointer {
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
-        let listening = try HTTPServer.listen(on: address)
+        let listening = try address.bind(.stream, for: "--http")
         port = listening.port
         let completed: MHD_RequestCompletedCallback = { _, _, state, _ in
             guard let state, let pointer = state.pointee else { return }
@@ -57,7 +57,7 @@ final class HTTPServer: @unchecked Sendable {
         }
         let this = Unmanaged.passUnretained(self).toOpaque()
         var options = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listening.socket), ptr_value: nil),
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(listening.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: Int(limits.connections), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(limits.idleSeconds), ptr_value: nil),
             // Room for the request line, the headers the limit allows, and the reply's.
@@ -75,59 +75,10 @@ final class HTTPServer: @unchecked Sendable {
             }
         }
         guard let started else {
-            close(listening.socket)
+            close(listening.descriptor)
             throw GloutError("--http \(address): the HTTP server did not start (\(String(cString: strerror(errno))))")
         }
         return started
-    }
-
-    /// A socket bound to `address` and listening (the port the system picked for port 0),
-    /// which the server then owns: binding here gives a clear error for a port taken, and
-    /// the port of 0.
-    private static func listen(on address: ListenAddress) throws -> (socket: Int32, port: UInt16) {
-        func failure(_ what: String) -> GloutError {
-            GloutError("--http \(address): cannot \(what) (\(String(cString: strerror(errno))))")
-        }
-        let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw failure("open a socket") }
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        if address.isIPv6 { _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
-        var storage = sockaddr_storage()
-        func store<Socket>(_ socket: Socket) -> socklen_t {
-            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: socket) { raw.copyMemory(from: $0) } }
-            return socklen_t(MemoryLayout<Socket>.size)
-        }
-        var length: socklen_t
-        if address.isIPv6 {
-            var socket = sockaddr_in6()
-            socket.sin6_family = sa_family_t(AF_INET6)
-            socket.sin6_port = address.port.bigEndian
-            _ = inet_pton(AF_INET6, address.host, &socket.sin6_addr)
-            length = store(socket)
-        } else {
-            var socket = sockaddr_in()
-            socket.sin_family = sa_family_t(AF_INET)
-            socket.sin_port = address.port.bigEndian
-            _ = inet_pton(AF_INET, address.host, &socket.sin_addr)
-            length = store(socket)
-        }
-        let bound = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && Glibc.listen(fd, 64) == 0 }
-        }
-        guard bound else {
-            let error = failure(errno == EADDRINUSE ? "listen there: the port is taken" : "listen there")
-            close(fd)
-            throw error
-        }
-        length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        let port = withUnsafeBytes(of: &storage) { raw in
-            address.isIPv6 ? raw.load(as: sockaddr_in6.self).sin6_port : raw.load(as: sockaddr_in.self).sin_port
-        }
-        return (fd, UInt16(bigEndian: port))
     }
 
     /// One request's body as it arrives.

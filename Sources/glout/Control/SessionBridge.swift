@@ -59,6 +59,14 @@ final class SessionBridge: Sendable {
             ?? .error(ControlError(503, "glout did not get to the request within \(Int(patience)) s"))
     }
 
+    /// Runs `work` on the session's thread, unless the bridge has closed by then.
+    func send(_ work: @escaping @Sendable () -> Void) {
+        guard state.withLock({ !$0.closed }) else { return }
+        post { [state] in
+            if state.withLock({ !$0.closed }) { work() }
+        }
+    }
+
     /// Answers every waiting caller 503 and refuses new work. On the session's thread.
     func close() {
         state.withLock { state in
@@ -70,4 +78,11 @@ final class SessionBridge: Sendable {
             state.waiting = [:]
         }
     }
+}
+
+/// A value only the session's thread uses, carried through the server's threads to get
+/// there (``SessionBridge`` runs the work that touches it on that thread).
+struct SessionThreadOnly<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

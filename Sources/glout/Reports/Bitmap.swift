@@ -101,6 +101,35 @@ struct Bitmap {
         }
     }
 
+    /// The picture as an 8-bit RGBA PNG in memory (png_image_write_to_memory); `bottomUp`:
+    /// its rows are bottom first, as glReadPixels gives them.
+    func pngData(bottomUp: Bool = false) throws -> [UInt8] {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        let stride = Int32(width * 4) * (bottomUp ? -1 : 1)
+        var size = 0
+        var data: [UInt8] = []
+        let ok = pixels.withUnsafeBytes { bytes -> Int32 in
+            // The size first, then the bytes.
+            guard png_image_write_to_memory(&image, nil, &size, 0, bytes.baseAddress, stride, nil) != 0 else { return 0 }
+            data = [UInt8](repeating: 0, count: size)
+            return data.withUnsafeMutableBytes { out in
+                png_image_write_to_memory(&image, out.baseAddress, &size, 0, bytes.baseAddress, stride, nil)
+            }
+        }
+        guard ok != 0 else {
+            let message = withUnsafeBytes(of: image.message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            png_image_free(&image)
+            throw GloutError("cannot make a PNG: \(message)")
+        }
+        return Array(data.prefix(size))
+    }
+
     /// Writes the picture as an 8-bit RGBA PNG (png_image_write_to_file).
     func writePNG(to path: String) throws {
         var image = png_image()

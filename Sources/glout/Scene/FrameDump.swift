@@ -15,15 +15,22 @@ struct FrameDump {
 
     /// Writes what `framebuffer` (the output's) holds now to the folder, as NAME.png.
     func write(_ framebuffer: GLuint, of target: RenderTarget) {
-        let size = target.pixelSize, width = Int(size.width), height = Int(size.height)
-        var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        glReadPixels(0, 0, size.width, size.height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
-        var bitmap = Bitmap(width: width, height: height, pixels: bottomUp)
+        var bitmap = FrameDump.read(framebuffer, of: target)
         bitmap.flipVertically()
         // Whole or not at all: a reader never sees half a file.
         let path = folder + "/" + FileSystem.fileName(forOutput: target.output.name, id: target.output.id) + ".png"
         if (try? bitmap.writePNG(to: path + ".part")) != nil { rename(path + ".part", path) }
+    }
+
+    /// What `framebuffer` (the output's) holds now, bottom row first (glReadPixels).
+    static func read(_ framebuffer: GLuint, of target: RenderTarget) -> Bitmap {
+        let size = target.pixelSize, width = Int(size.width), height = Int(size.height)
+        var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        bottomUp.withUnsafeMutableBytes { pixels in
+            glReadPixels(0, 0, size.width, size.height, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), pixels.baseAddress)
+        }
+        return Bitmap(width: width, height: height, pixels: bottomUp)
     }
 }

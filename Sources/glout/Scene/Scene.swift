@@ -143,6 +143,15 @@ enum RealtimeClock {
         let offset = Int64(bitPattern: instant.nanoseconds &- monotonic.nanoseconds)
         return Double(now.tv_sec) + (Double(now.tv_nsec) + Double(offset)) / 1e9
     }
+
+    /// The CLOCK_MONOTONIC instant of `seconds` since 1970 (the clocks' offset read now);
+    /// nil for a time before the monotonic clock began or past its range.
+    static func instant(at seconds: Double) -> MonotonicInstant? {
+        let monotonic = MonotonicInstant.now
+        let nanoseconds = (seconds - RealtimeClock.seconds(at: monotonic)) * 1e9 + Double(monotonic.nanoseconds)
+        guard nanoseconds.isFinite, nanoseconds >= 0, nanoseconds < 9e18 else { return nil }
+        return MonotonicInstant(nanoseconds: UInt64(nanoseconds))
+    }
 }
 
 /// --stall: work added to every frame of one output, before its GL calls (which may run

@@ -39,6 +39,8 @@ final class SceneRenderer: OutputRenderer {
     /// What the control API puts on the outputs, and the generation of it shown here (0:
     /// --content's).
     private let slots: ContentSlots?
+    /// Screenshots the control API waits for.
+    private let screenshots: Screenshots?
     private var contentGeneration: UInt64 = 0
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
@@ -76,10 +78,12 @@ final class SceneRenderer: OutputRenderer {
     private(set) var isAnimating = true
 
     init(scene: Scene, programs: ScenePrograms, framing: OutputFraming = OutputFraming(), content: ContentRendering? = nil,
-         slots: ContentSlots? = nil, telemetry: Telemetry? = nil, stall: FrameStall = FrameStall()) {
+         slots: ContentSlots? = nil, screenshots: Screenshots? = nil, telemetry: Telemetry? = nil,
+         stall: FrameStall = FrameStall()) {
         self.scene = scene
         show = content
         self.slots = slots
+        self.screenshots = screenshots
         self.telemetry = telemetry
         self.programs = programs
         self.framing = framing
@@ -177,8 +181,10 @@ final class SceneRenderer: OutputRenderer {
         // The frame after the names went away draws without them, then may rest; so
         // does the frame after the fast first one.
         let standsStill = custom != nil && show?.standsStill == true
+        // A cue due soon is taken at its refresh: a still output draws on until then.
+        let cueSoon = slots?.isDue(for: target.output.name, after: frame.targetTimestamp, within: 0.5) ?? false
         isAnimating = !state.standsStill(view, dashboard: drawsDashboard, image: standsStill) || identifies
-            || cache.direct
+            || cache.direct || cueSoon
         let redrawn = !cache.holds(key)
         if redrawn {
             try drawStill(program: program, view: view, layout: layout, state: state, target: target, dashboard: drawsDashboard)
@@ -215,14 +221,14 @@ final class SceneRenderer: OutputRenderer {
     /// last showed is forgotten (its textures, its video's frames).
     private func takeAssignedContent(_ frame: DisplayLinkFrame, target: RenderTarget) {
         let name = target.output.name
-        guard let slots, let generation = slots.generation(for: name), generation != contentGeneration,
-              let assignment = slots.assignment(for: name) else { return }
+        guard let assignment = slots?.assignment(for: name, at: frame.targetTimestamp),
+              assignment.generation != contentGeneration else { return }
         for piece in show?.pieces ?? [] { piece.video?.forget(ObjectIdentifier(self)) }
         (show, content, pieceIndex, contentGeneration) = (assignment.rendering, nil, 0, assignment.generation)
         image.delete()
         video.forgetFrames()
         player.cut(to: nil)
-        slots.showed(assignment, on: name, frame: frame.index, target: frame.targetTimestamp)
+        slots?.showed(assignment, on: name, frame: frame.index, target: frame.targetTimestamp)
     }
 
     /// Another playlist item, when the content clock has reached it: its video's frame is
@@ -268,6 +274,9 @@ final class SceneRenderer: OutputRenderer {
         try overlay.draw(identifies: identifies, identification: identification, layout: layout, state: state,
                          target: target, programs: programs, block: block, cache: cache)
         if redrawn, let dump = FrameDump.requested { dump.write(cache.outputFramebuffer, of: target) }
+        if let screenshots, screenshots.isWaiting(for: target.output.name) {
+            screenshots.deliver(FrameDump.read(cache.outputFramebuffer, of: target), for: target.output.name)
+        }
     }
 
     /// Puts the video's frame to draw into `framebuffer` (the layer, or the output's) where

@@ -1,0 +1,65 @@
+import WaylandOutputs
+
+/// Runs a command from either transport, on the transport's thread: a file is loaded
+/// there, and what changes the outputs or reads them runs on the session's thread.
+struct ControlCommands: Sendable {
+    /// How many files one cue may hold ready (each decoded, until it shows).
+    static let maximumCueFiles = 16
+
+    let loader: ContentLoader
+    let bridge: SessionBridge
+    let service: SessionThreadOnly<ControlService>
+    let screenshots: Screenshots
+
+    func run(_ command: ControlCommand) -> ControlReply {
+        switch command {
+        case .openAPI:
+            return ControlReply(status: 200, body: Array(EmbeddedDocuments.openAPI.utf8))
+        case .setContent(let output, let file):
+            let requested = MonotonicInstant.now
+            let rendering: ContentRendering
+            do throws(ControlError) {
+                rendering = try loader.load(file)
+            } catch {
+                return .error(error)
+            }
+            let ready = MonotonicInstant.now
+            return bridge.call { [service] in
+                service.value.setContent(rendering, file: file, on: output, requested: requested, ready: ready)
+            }
+        case .addCue(let at, let actions):
+            let requested = MonotonicInstant.now
+            var loaded: [String: ContentRendering] = [:]
+            for action in actions where loaded[action.file] == nil {
+                guard loaded.count < ControlCommands.maximumCueFiles else {
+                    return .error(ControlError(400, "a cue shows at most \(ControlCommands.maximumCueFiles) different files"))
+                }
+                do throws(ControlError) {
+                    loaded[action.file] = try loader.load(action.file)
+                } catch {
+                    return .error(error)
+                }
+            }
+            let ready = MonotonicInstant.now
+            let pairs = actions.compactMap { action in loaded[action.file].map { (action, $0) } }
+            return bridge.call { [service] in
+                service.value.addCue(at: at, actions: pairs, requested: requested, ready: ready)
+            }
+        case .screenshot(let name):
+            let request = Screenshots.Request()
+            let asked = bridge.call { [service] in service.value.requestScreenshot(of: name, request) }
+            guard asked.status == 200 else { return asked }
+            guard let picture = request.wait(seconds: 5) else {
+                screenshots.cancel(request)
+                return .error(ControlError(503, "\(ControlRoutes.quoted(name)) did not draw a frame within 5 s"))
+            }
+            do {
+                return ControlReply(status: 200, body: try picture.pngData(bottomUp: true), contentType: "image/png")
+            } catch {
+                return .error(ControlError(500, GloutError(error).message))
+            }
+        default:
+            return bridge.call { [service] in service.value.perform(command) }
+        }
+    }
+}
