@@ -142,6 +142,9 @@ final class ControlAPITests: SharedSwayTestCase {
             ("PUT", "/layout", #"{"layout": "independent"}"#),
             ("PUT", "/primary", #"{"output": "HEADLESS-1"}"#),
             ("POST", "/identify", nil),
+            ("GET", "/outputs/{name}/screenshot", nil),
+            ("POST", "/cues", #"{"at": \#(Date().timeIntervalSince1970 + 60), "actions": [{"file": "\#(image)"}]}"#),
+            ("GET", "/cues", nil), ("DELETE", "/cues/{id}", nil), ("DELETE", "/cues", nil),
         ]
         var documented: Set<String> = []
         for (path, operations) in paths {
@@ -152,10 +155,16 @@ final class ControlAPITests: SharedSwayTestCase {
         XCTAssertEqual(documented, Set(requests.map { $0.method + " " + $0.path }), "the test asks what the document lists")
         for request in requests {
             let concrete = request.path.replacingOccurrences(of: "{name}", with: "HEADLESS-2")
+                .replacingOccurrences(of: "{id}", with: "1")
             let answer = try api.request(request.method, concrete, body: request.body)
             let responses = (paths["/api/v1" + request.path]?[request.method.lowercased()] as? [String: Any])?["responses"] as? [String: Any] ?? [:]
             XCTAssertTrue(responses.keys.contains(String(answer.status)),
                           "\(request.method) \(concrete): \(answer.status) is not documented (\(responses.keys.sorted())): \(answer.text)")
+            if concrete.hasSuffix("/screenshot") {
+                XCTAssertTrue(answer.headers.lowercased().contains("content-type: image/png"), answer.headers)
+                XCTAssertTrue(answer.body.starts(with: [0x89, 0x50, 0x4e, 0x47]), "\(concrete): not a PNG")
+                continue
+            }
             XCTAssertTrue(answer.headers.lowercased().contains("content-type: application/json"), answer.headers)
             XCTAssertNotNil(try? JSONSerialization.jsonObject(with: answer.body), "\(concrete): \(answer.text)")
         }
@@ -187,6 +196,42 @@ final class ControlAPITests: SharedSwayTestCase {
         XCTAssertEqual(first["view"] as? String, "control")
         XCTAssertGreaterThan(first["frames"] as? Int ?? 0, 0)
         for key in ["fps", "on_time_pct", "missed"] { XCTAssertNotNil(first[key] as? Double, "\(key): \(first)") }
+        let finished = api.stop()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+    }
+
+    /// GET .../screenshot is the picture the output presents: the same pixels grim
+    /// captures of it, at its size.
+    func test_aScreenshotIsWhatGrimCaptures() throws {
+        var pixels: [UInt8] = []
+        for y in 0..<90 { for x in 0..<160 { pixels += [UInt8(x), UInt8(y * 2), x < 80 ? 220 : 30, 255] } }
+        let image = folder.appendingPathComponent("ramp.png").path
+        try Bitmap(width: 160, height: 90, pixels: pixels).writePNG(to: image)
+        let api = try Controlled(sway, ["--layout", "independent", "--content", "HEADLESS-2=" + image])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        func screenshot(_ name: String) throws -> Image {
+            let answer = try api.request("GET", "/outputs/\(name)/screenshot")
+            guard answer.status == 200 else { throw HarnessError("screenshot of \(name): \(answer.status) \(answer.text)") }
+            let png = folder.appendingPathComponent("\(name).png").path, ppm = png + ".ppm"
+            try answer.body.write(to: URL(fileURLWithPath: png))
+            let converted = try Child("/usr/bin/python3", ["-c", "import sys; from PIL import Image; "
+                                                           + "Image.open(sys.argv[1]).convert('RGB').save(sys.argv[2], 'PPM')", png, ppm]).wait()
+            XCTAssertEqual(converted.status, 0, converted.stderr)
+            return try Image(ppm: Data(contentsOf: URL(fileURLWithPath: ppm)))
+        }
+        // HEADLESS-2's still picture: glout's buffer and the compositor's capture agree.
+        let ours = try screenshot("HEADLESS-2")
+        let grims = try sway.screenshot("HEADLESS-2")
+        XCTAssertEqual(ours.width, 800)
+        XCTAssertEqual(ours.height, 600)
+        let differences = zip(ours.pixels, grims.pixels).map { abs(Int($0) - Int($1)) }
+        XCTAssertLessThanOrEqual(differences.max() ?? 255, 2, "glout's screenshot and grim's capture differ")
+        XCTAssertFalse(ours.isUniform, "the picture is blank")
+        // The control view, moving, is read at its size too.
+        let control = try screenshot("HEADLESS-1")
+        XCTAssertEqual(control.width, 1280)
+        XCTAssertTrue(isControlView(control))
+        XCTAssertEqual(try api.request("GET", "/outputs/NOPE/screenshot").status, 404)
         let finished = api.stop()
         XCTAssertEqual(finished.status, 0, finished.stderr)
     }
@@ -300,6 +345,76 @@ final class ControlAPITests: SharedSwayTestCase {
             XCTAssertGreaterThanOrEqual(Double(control), (load / 16.7e6) / 2 - 1, "HEADLESS-1 frames while the photo decoded")
         } else {
             XCTFail("frame \(photoFrame - 1) of HEADLESS-2 is not in the landings")
+        }
+    }
+
+    /// A cue at a wall-clock instant, given to two glouts on two compositors: each output
+    /// switches at its first refresh targeted at or after it, so the two switch frames
+    /// target the same refresh; cues are listed and cancelled.
+    func test_aCueSwitchesTwoGloutsOnTwoCompositorsAtTheSameRefresh() throws {
+        let other = try Compositor.sway(["1280x720@60"])
+        let moving = try shader("moving.frag", "0.1, 0.1, 0.9")
+        let green = try shader("green.frag", "0.0, 0.95, 0.0")
+        var logs: [String] = []
+        var apis: [Controlled] = []
+        for (index, compositor) in [sway, other].enumerated() {
+            let log = folder.appendingPathComponent("landings-\(index).json").path
+            logs.append(log)
+            apis.append(try Controlled(compositor, ["--control", "none", "--content", moving, "--landings-json", log]))
+        }
+        try sway.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+        try other.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+
+        // Listed, then cancelled.
+        let later = try apis[0].request("POST", "/cues", body: #"{"at": \#(Date().timeIntervalSince1970 + 300), "actions": [{"file": "\#(green)"}]}"#)
+        XCTAssertEqual(later.status, 201, later.text)
+        let id = later.json["id"] as? Int ?? 0
+        XCTAssertEqual((try apis[0].request("GET", "/cues").json["cues"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }, [id])
+        XCTAssertEqual(try apis[0].request("DELETE", "/cues/\(id)").json["cancelled"] as? [Int], [id])
+        XCTAssertEqual((try apis[0].request("GET", "/cues").json["cues"] as? [Any])?.count, 0)
+        XCTAssertEqual(try apis[0].request("DELETE", "/cues/\(id)").status, 404)
+        XCTAssertEqual(try apis[0].request("POST", "/cues", body: #"{"at": true, "actions": [{"file": "\#(green)"}]}"#).status, 400)
+        XCTAssertEqual(try apis[0].request("POST", "/cues", body: #"{"at": 1e12, "actions": [{"file": "\#(green)"}]}"#).status, 400)
+
+        // The same cue on both, 1.5 s ahead.
+        let at = Date().timeIntervalSince1970 + 1.5
+        for api in apis {
+            let cue = try api.request("POST", "/cues", body: #"{"at": \#(at), "actions": [{"file": "\#(green)", "output": "HEADLESS-1"}]}"#)
+            XCTAssertEqual(cue.status, 201, cue.text)
+        }
+        var switchFrames: [Int] = []
+        for api in apis {
+            try waitUntil("both glouts take the cue") { try api.content(of: "HEADLESS-1")?["file"] as? String == green }
+            switchFrames.append(try api.content(of: "HEADLESS-1")?["since_frame"] as? Int ?? 0)
+        }
+        for api in apis {
+            let finished = api.stop()
+            XCTAssertEqual(finished.status, 0, finished.stderr)
+        }
+        // Each switch frame is the first whose target is at or after the cue's instant.
+        let period = 1e9 / 60
+        var targets: [Double] = []
+        for (index, path) in logs.enumerated() {
+            let log = try readJSON(path)
+            let offset = (log["realtime_minus_monotonic_ns"] as? NSNumber)?.doubleValue ?? 0
+            let due = at * 1e9 - offset
+            let frames = ((log["outputs"] as? [[String: Any]])?.first { $0["name"] as? String == "HEADLESS-1" }?["frames"]
+                          as? [[String: Any]]) ?? []
+            func target(_ frame: Int) -> Double? {
+                (frames.first { $0["index"] as? Int == frame }?["target_ns"] as? NSNumber)?.doubleValue
+            }
+            guard let at = target(switchFrames[index]), let before = target(switchFrames[index] - 1) else {
+                XCTFail("glout \(index): frames \(switchFrames[index] - 1) and \(switchFrames[index]) are not in the landings")
+                continue
+            }
+            XCTAssertLessThan(before, due, "glout \(index): the frame before the switch was due after the cue")
+            XCTAssertGreaterThanOrEqual(at, due - 1e6, "glout \(index): the switch frame came before the cue")
+            XCTAssertLessThan(at - due, 2 * period, "glout \(index): the switch came a refresh late")
+            targets.append(at)
+        }
+        if targets.count == 2 {
+            print("cue: switch frames' targets \(String(format: "%.2f", abs(targets[0] - targets[1]) / 1e6)) ms apart")
+            XCTAssertLessThan(abs(targets[0] - targets[1]), 2 * period, "the two switch frames")
         }
     }
 

@@ -30,6 +30,7 @@ final class ControlTests: XCTestCase {
         XCTAssertEqual(try command("PUT", "/api/v1/primary", #"{"output":"HDMI-A-1"}"#), .setPrimary("HDMI-A-1"))
         XCTAssertEqual(try command("POST", "/api/v1/identify"), .identify)
         XCTAssertEqual(try command("POST", "/api/v1/identify", "{}"), .identify)
+        XCTAssertEqual(try command("GET", "/api/v1/outputs/DP-1/screenshot"), .screenshot("DP-1"))
     }
 
     func test_anUnknownPathIs404AndAWrongMethod405() {
@@ -41,6 +42,8 @@ final class ControlTests: XCTestCase {
         XCTAssertEqual(refusal("GET", "/api/v1/content")?.status, 405)
         XCTAssertEqual(refusal("DELETE", "/api/v1/layout")?.status, 405)
         XCTAssertEqual(refusal("GET", "/api/v1/identify")?.status, 405)
+        XCTAssertEqual(refusal("PUT", "/api/v1/outputs/DP-1/screenshot")?.status, 405)
+        XCTAssertEqual(refusal("GET", "/api/v1/outputs//screenshot")?.status, 404)
     }
 
     func test_aBodyThatIsNotTheResourcesIs400AndSaysWhy() {
@@ -64,6 +67,37 @@ final class ControlTests: XCTestCase {
         }
         XCTAssertTrue(refusal("PUT", "/api/v1/layout", #"{"layout":"grid"}"#)?.message.contains("mirror") ?? false)
         XCTAssertEqual(refusal("POST", "/api/v1/identify", #"{"seconds": 3}"#)?.status, 400)
+    }
+
+    func test_aCueIsAnInstantAndItsActions() throws {
+        let soon = Date().timeIntervalSince1970 + 10
+        XCTAssertEqual(try command("POST", "/api/v1/cues", #"{"at": \#(soon), "actions": [{"file": "a.png"}, {"file": "b.frag", "output": "DP-1"}]}"#),
+                       .addCue(at: soon, actions: [CueAction(output: nil, file: "a.png"), CueAction(output: "DP-1", file: "b.frag")]))
+        XCTAssertEqual(try command("GET", "/api/v1/cues"), .listCues)
+        XCTAssertEqual(try command("DELETE", "/api/v1/cues"), .cancelCues(nil))
+        XCTAssertEqual(try command("DELETE", "/api/v1/cues/7"), .cancelCues(7))
+        XCTAssertEqual(refusal("PUT", "/api/v1/cues")?.status, 405)
+        XCTAssertEqual(refusal("GET", "/api/v1/cues/7")?.status, 405)
+        for id in ["0", "-1", "+3", "x", ""] { XCTAssertEqual(refusal("DELETE", "/api/v1/cues/" + id)?.status, 404, id) }
+        let bad = [#"{"at": true, "actions": [{"file": "a"}]}"#, #"{"at": "soon", "actions": [{"file": "a"}]}"#,
+                   #"{"at": -1, "actions": [{"file": "a"}]}"#, #"{"at": 1e300, "actions": [{"file": "a"}]}"#,
+                   #"{"at": \#(soon), "actions": []}"#, #"{"at": \#(soon), "actions": [{"file": 3}]}"#,
+                   #"{"at": \#(soon), "actions": [{"file": "a", "loop": true}]}"#, #"{"at": \#(soon)}"#,
+                   #"{"at": \#(soon), "actions": [{"file": "a", "output": ""}]}"#, #"{"at": \#(soon), "actions": {}}"#,
+                   #"{"at": \#(soon), "actions": [{"file": "a"}], "repeat": 2}"#,
+                   #"{"at": \#(soon), "actions": ["# + Array(repeating: #"{"file": "a"}"#, count: 65).joined(separator: ",") + "]}"]
+        for body in bad { XCTAssertEqual(refusal("POST", "/api/v1/cues", body)?.status, 400, body) }
+        XCTAssertEqual(try OSCRoutes.command(path: "/glout/cue", arguments: [.double(soon), .string("a.png")]),
+                       .addCue(at: soon, actions: [CueAction(output: nil, file: "a.png")]))
+        XCTAssertEqual(try OSCRoutes.command(path: "/glout/cue", arguments: [.integer(Int64(soon)), .string("DP-1"), .string("a.png")]),
+                       .addCue(at: Double(Int64(soon)), actions: [CueAction(output: "DP-1", file: "a.png")]))
+        XCTAssertEqual(try OSCRoutes.command(path: "/glout/cues", arguments: []), .listCues)
+        XCTAssertEqual(try OSCRoutes.command(path: "/glout/cues/cancel", arguments: []), .cancelCues(nil))
+        XCTAssertEqual(try OSCRoutes.command(path: "/glout/cues/cancel", arguments: [.integer(4)]), .cancelCues(4))
+        for arguments: [OSCArgument] in [[.real(soon), .string("a")], [.double(soon)], [.string("a")], [.double(-5), .string("a")],
+                                         [.double(soon), .string("a"), .string("b"), .string("c")]] {
+            XCTAssertThrowsError(try OSCRoutes.command(path: "/glout/cue", arguments: arguments), "\(arguments)")
+        }
     }
 
     func test_errorsAreJSONWithTheirStatus() throws {
@@ -167,5 +201,124 @@ final class ControlTests: XCTestCase {
         }
         XCTAssertEqual(open.httpTokenFile, "/t")
         XCTAssertEqual(open.contentRoot, "/srv")
+    }
+
+    func test_eachOSCAddressIsItsCommand() throws {
+        func command(_ path: String, _ arguments: [OSCArgument] = []) throws(ControlError) -> ControlCommand {
+            try OSCRoutes.command(path: path, arguments: arguments)
+        }
+        XCTAssertEqual(try command("/glout/outputs"), .outputs)
+        XCTAssertEqual(try command("/glout/status"), .status)
+        XCTAssertEqual(try command("/glout/content", [.string("a.png")]), .setContent(output: nil, file: "a.png"))
+        XCTAssertEqual(try command("/glout/content", [.string("DP-1"), .string("a.png")]), .setContent(output: "DP-1", file: "a.png"))
+        XCTAssertEqual(try command("/glout/outputs/DP-1/content", [.string("b.frag")]), .setContent(output: "DP-1", file: "b.frag"))
+        XCTAssertEqual(try command("/glout/layout", [.string("span")]), .setLayout(.span))
+        XCTAssertEqual(try command("/glout/primary", [.string("HDMI-A-1")]), .setPrimary("HDMI-A-1"))
+        XCTAssertEqual(try command("/glout/identify"), .identify)
+        XCTAssertEqual(try command("/glout/identify", [.integer(1)]), .identify)
+        XCTAssertEqual(try command("/glout/identify", [.real(0)]), .identify)
+    }
+
+    func test_anUnknownOSCAddressIs404AndWrongArguments400() {
+        func status(_ path: String, _ arguments: [OSCArgument] = []) -> Int? {
+            do {
+                let command = try OSCRoutes.command(path: path, arguments: arguments)
+                XCTFail("\(path) \(arguments) was taken as \(command)")
+                return nil
+            } catch {
+                return error.status
+            }
+        }
+        for path in ["", "/", "/glout", "/glout/", "/glout/nothing", "/glout/outputs/", "/glout/outputs//content",
+                     "/glout/outputs/DP-1", "/glout/status/x", "/other/status", "glout/status"] {
+            XCTAssertEqual(status(path), 404, path)
+        }
+        XCTAssertEqual(status("/glout/status", [.integer(1)]), 400)
+        XCTAssertEqual(status("/glout/content"), 400)
+        XCTAssertEqual(status("/glout/content", [.integer(3)]), 400)
+        XCTAssertEqual(status("/glout/content", [.string("")]), 400)
+        XCTAssertEqual(status("/glout/content", [.string("a"), .string("b"), .string("c")]), 400)
+        XCTAssertEqual(status("/glout/layout", [.string("grid")]), 400)
+        XCTAssertEqual(status("/glout/primary", [.other("T")]), 400)
+        XCTAssertEqual(status("/glout/identify", [.string("now")]), 400)
+        XCTAssertEqual(status("/glout/identify", [.integer(1), .integer(2)]), 400)
+    }
+
+    /// A message, built and read back by liblo; a bundle's messages in order, nested too;
+    /// and what is not OSC refused with a reason.
+    func test_oscPacketsAndBundles() throws {
+        let reply = OSCServer.encode(ControlReply.json(["layout": "mirror"]), for: "/glout/layout")
+        let read = try OSCServer.decode(reply[...])
+        XCTAssertEqual(read.path, OSCRoutes.replyAddress)
+        XCTAssertEqual(read.arguments, [.string("/glout/layout"), .integer(200), .string(#"{"layout":"mirror"}"#)])
+
+        func element(_ bytes: [UInt8]) -> [UInt8] {
+            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) } + bytes
+        }
+        let header = Array("#bundle\0".utf8) + [0, 0, 0, 0, 0, 0, 0, 1]
+        let inner = header + element(reply)
+        let bundle = header + element(reply) + element(inner)
+        let messages = try OSCPacket.messages(in: bundle[...])
+        XCTAssertEqual(messages.map { Array($0) }, [reply, reply])
+        XCTAssertEqual(try OSCPacket.messages(in: header[...]).count, 0)
+
+        func refusal(_ packet: [UInt8]) -> ControlError? {
+            do {
+                let messages = try OSCPacket.messages(in: packet[...])
+                for message in messages { _ = try OSCServer.decode(message) }
+                XCTFail("\(packet) was read")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        XCTAssertEqual(refusal(Array("#bundl".utf8))?.status, 400)
+        XCTAssertEqual(refusal(header + [0, 0, 0])?.status, 400)
+        XCTAssertEqual(refusal(header + [0, 0, 0, 8, 1, 2, 3])?.status, 400)
+        XCTAssertEqual(refusal(header + [0, 0, 0, 3, 1, 2, 3])?.status, 400)
+        XCTAssertEqual(refusal(header + [0xff, 0xff, 0xff, 0xfc])?.status, 400)
+        XCTAssertEqual(refusal(Array("/glout/status".utf8))?.status, 400, "no NUL ends the address")
+        XCTAssertEqual(refusal([])?.status, 400)
+        XCTAssertEqual(refusal(Array(reply.dropLast(4)))?.status, 400, "a message cut short")
+        var deep = reply
+        for _ in 0...OSCPacket.maximumDepth { deep = header + element(deep) }
+        XCTAssertEqual(refusal(deep)?.status, 400)
+        let many = header + Array(repeating: element(reply), count: OSCPacket.maximumMessages + 1).flatMap { $0 }
+        XCTAssertEqual(refusal(many)?.status, 413)
+    }
+
+    func test_addressPrefixes() throws {
+        let network = try XCTUnwrap(AddressPrefix("192.168.1.0/24"))
+        XCTAssertTrue(network.contains([192, 168, 1, 77]))
+        XCTAssertFalse(network.contains([192, 168, 2, 1]))
+        XCTAssertFalse(network.contains([UInt8](repeating: 0, count: 16)))
+        XCTAssertEqual(network.description, "192.168.1.0/24")
+        let one = try XCTUnwrap(AddressPrefix("10.0.0.7"))
+        XCTAssertTrue(one.contains([10, 0, 0, 7]))
+        XCTAssertFalse(one.contains([10, 0, 0, 6]))
+        XCTAssertTrue(try XCTUnwrap(AddressPrefix("0.0.0.0/0")).contains([8, 8, 8, 8]))
+        let v6 = try XCTUnwrap(AddressPrefix("fd00::/8"))
+        XCTAssertTrue(v6.contains([0xfd] + [UInt8](repeating: 1, count: 15)))
+        XCTAssertFalse(v6.contains([0xfe] + [UInt8](repeating: 1, count: 15)))
+        XCTAssertTrue(try XCTUnwrap(AddressPrefix("10.1.2.3/9")).contains([10, 127, 0, 1]))
+        for bad in ["", "/", "10.0.0.0/33", "10.0.0.0/-1", "10.0.0.0/+8", "10.0.0.0/", "host/8", "::/129", "10.0.0/8"] {
+            XCTAssertNil(AddressPrefix(bad), bad)
+        }
+    }
+
+    func test_oscOffLoopbackNeedsAllowedSendersAndARoot() throws {
+        func parse(_ line: String) throws(UsageError) -> Command { try Arguments.parse(line.split(separator: " ").map(String.init)) }
+        guard case .run(let options) = try parse("run --osc 9000 --osc-allow 10.0.0.0/8 --osc-allow ::1") else {
+            return XCTFail("not run")
+        }
+        XCTAssertEqual(options.osc, ListenAddress("127.0.0.1:9000"))
+        XCTAssertEqual(options.oscAllow, [AddressPrefix("10.0.0.0/8"), AddressPrefix("::1")].compactMap { $0 })
+        for line in ["run --osc 0.0.0.0:9000", "run --osc 0.0.0.0:9000 --osc-allow 10.0.0.0/8",
+                     "run --osc 0.0.0.0:9000 --content-root /srv", "run --osc-allow 10.0.0.0/8", "run --osc 9000 --osc-allow x",
+                     "run --content-root /srv"] {
+            XCTAssertThrowsError(try parse(line), line)
+        }
+        XCTAssertNoThrow(try parse("run --osc 0.0.0.0:9000 --osc-allow 10.0.0.0/8 --content-root /srv"))
+        XCTAssertNoThrow(try parse("run --osc 9000 --content-root /srv"))
     }
 }
