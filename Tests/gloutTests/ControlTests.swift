@@ -70,7 +70,8 @@ final class ControlTests: XCTestCase {
     }
 
     func test_aCueIsAnInstantAndItsActions() throws {
-        let soon = Date().timeIntervalSince1970 + 10
+        // Exact in binary, so that its JSON text reads back as the same double on every Foundation.
+        let soon = Double(Int(Date().timeIntervalSince1970) + 10) + 0.25
         XCTAssertEqual(try command("POST", "/api/v1/cues", #"{"at": \#(soon), "actions": [{"file": "a.png"}, {"file": "b.frag", "output": "DP-1"}]}"#),
                        .addCue(at: soon, actions: [CueAction(output: nil, file: "a.png"), CueAction(output: "DP-1", file: "b.frag")]))
         XCTAssertEqual(try command("GET", "/api/v1/cues"), .listCues)
