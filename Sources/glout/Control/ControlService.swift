@@ -124,7 +124,7 @@ final class ControlService {
     /// at or after `at` (CLOCK_REALTIME seconds) on each. Every output is woken a little
     /// before, so that one resting draws on until it takes the cue.
     func addCue(at: Double, actions: [(CueAction, ContentRendering)], requested: MonotonicInstant,
-                            ready: MonotonicInstant) -> ControlReply {
+                ready: MonotonicInstant) -> ControlReply {
         guard let due = RealtimeClock.instant(at: at) else {
             return .error(ControlError(400, "at \(at) is before this machine started"))
         }
@@ -194,7 +194,7 @@ final class ControlService {
     /// Puts `rendering` on the output named (nil: every output), where a content view or a
     /// span part shows it.
     func setContent(_ rendering: ContentRendering, file: String, on name: String?,
-                            requested: MonotonicInstant, ready: MonotonicInstant) -> ControlReply {
+                    requested: MonotonicInstant, ready: MonotonicInstant) -> ControlReply {
         let state = stage.scene.snapshot
         let outputs = stage.display.outputs.filter { name == nil || $0.name == name }
         if let name, outputs.isEmpty {
