@@ -48,10 +48,11 @@ final class ControlFuzzTests: SharedSwayTestCase {
         let after = try Child("/usr/bin/curl", ["-sS", "--max-time", "30", "-o", "/dev/null", "-w", "%{http_code}",
                                                 base + "/api/v1/status"]).wait(timeout: 40)
         XCTAssertEqual(after.stdout, "200", after.stderr)
+        var seen = try sway.screenshot("HEADLESS-1")
         try waitUntil("HEADLESS-1 still draws") {
-            let first = try sway.screenshot("HEADLESS-1")
-            usleep(100_000)
-            return try sway.screenshot("HEADLESS-1") != first
+            let next = try sway.screenshot("HEADLESS-1")
+            defer { seen = next }
+            return next != seen
         }
         glout.signal(SIGTERM)
         let finished = glout.wait()
