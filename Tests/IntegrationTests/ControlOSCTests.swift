@@ -105,8 +105,11 @@ final class ControlOSCTests: SharedSwayTestCase {
 
         try oscsend(port, "/glout/outputs/HEADLESS-2/content", "s", green)
         try waitUntil("HEADLESS-2 shows the shader oscsend named") { try content(http, "HEADLESS-2") == green }
-        let screen = try sway.screenshot("HEADLESS-2").pixel(400, 300)
-        XCTAssertTrue(screen.g > 200 && screen.r < 30 && screen.b < 30, "\(screen)")
+        // Status names it from the frame that took it, which the screen shows once presented.
+        try waitUntil("green on HEADLESS-2's screen") {
+            let screen = try sway.screenshot("HEADLESS-2").pixel(400, 300)
+            return screen.g > 200 && screen.r < 30 && screen.b < 30
+        }
 
         try oscsend(port, "/glout/layout", "s", "mirror")
         try waitUntil("HEADLESS-2 mirrors the control view") { isControlView(try sway.screenshot("HEADLESS-2")) }
