@@ -38,11 +38,11 @@ final class ControlAPITests: SharedSwayTestCase {
 
         /// curl METHOD base+path, with `body` and `headers`.
         func request(_ method: String, _ path: String, body: String? = nil, headers: [String] = [],
-                     bodyFile: String? = nil) throws -> Answer {
+                     bodyFile: String? = nil, maxTime: Int = 30) throws -> Answer {
             let folder = Paths.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let out = folder.appendingPathComponent("body").path, head = folder.appendingPathComponent("headers").path
-            var arguments = ["-sS", "-X", method, "-o", out, "-D", head, "-w", "%{http_code}", "--max-time", "30"]
+            var arguments = ["-sS", "-X", method, "-o", out, "-D", head, "-w", "%{http_code}", "--max-time", String(maxTime)]
             if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
             for header in headers { arguments += ["-H", header] }
             if let body {
@@ -144,7 +144,7 @@ final class ControlAPITests: SharedSwayTestCase {
             ("POST", "/identify", nil),
             ("GET", "/outputs/{name}/screenshot", nil),
             ("POST", "/cues", #"{"at": \#(Date().timeIntervalSince1970 + 60), "actions": [{"file": "\#(image)"}]}"#),
-            ("GET", "/cues", nil), ("DELETE", "/cues/{id}", nil), ("DELETE", "/cues", nil),
+            ("GET", "/cues", nil), ("DELETE", "/cues/{id}", nil), ("DELETE", "/cues", nil), ("GET", "/events", nil),
         ]
         var documented: Set<String> = []
         for (path, operations) in paths {
@@ -156,13 +156,20 @@ final class ControlAPITests: SharedSwayTestCase {
         for request in requests {
             let concrete = request.path.replacingOccurrences(of: "{name}", with: "HEADLESS-2")
                 .replacingOccurrences(of: "{id}", with: "1")
-            let answer = try api.request(request.method, concrete, body: request.body)
+            // The stream goes on until the client goes: its head and first lines are enough.
+            let answer = try api.request(request.method, concrete, body: request.body,
+                                         maxTime: concrete == "/events" ? 2 : 30)
             let responses = (paths["/api/v1" + request.path]?[request.method.lowercased()] as? [String: Any])?["responses"] as? [String: Any] ?? [:]
             XCTAssertTrue(responses.keys.contains(String(answer.status)),
                           "\(request.method) \(concrete): \(answer.status) is not documented (\(responses.keys.sorted())): \(answer.text)")
             if concrete.hasSuffix("/screenshot") {
                 XCTAssertTrue(answer.headers.lowercased().contains("content-type: image/png"), answer.headers)
                 XCTAssertTrue(answer.body.starts(with: [0x89, 0x50, 0x4e, 0x47]), "\(concrete): not a PNG")
+                continue
+            }
+            if concrete == "/events" {
+                XCTAssertTrue(answer.headers.lowercased().contains("content-type: text/event-stream"), answer.headers)
+                XCTAssertTrue(answer.text.hasPrefix("retry: 2000\n: glout events\n\n"), answer.text)
                 continue
             }
             XCTAssertTrue(answer.headers.lowercased().contains("content-type: application/json"), answer.headers)
@@ -284,13 +291,15 @@ final class ControlAPITests: SharedSwayTestCase {
             XCTAssertEqual(answer.json["outputs"] as? [String], ["HEADLESS-2"], answer.text)
             try waitUntil("HEADLESS-2 shows \(file)") { try api.content(of: "HEADLESS-2")?["file"] as? String == file }
             shown[file] = try api.content(of: "HEADLESS-2")
-            let screen = try sway.screenshot("HEADLESS-2")
+            // Status names it from the frame that took it, which the screen shows once presented.
             switch file {
             case green:
                 try waitUntil("green on the screen") { isGreen(try sway.screenshot("HEADLESS-2").pixel(400, 300)) }
             case photo:
-                XCTAssertTrue(isRed(screen.pixel(200, 300)) && isBlue(screen.pixel(600, 300)),
-                              "the photo's halves: \(screen.pixel(200, 300)) \(screen.pixel(600, 300))")
+                try waitUntil("the photo's red and blue halves on the screen") {
+                    let screen = try sway.screenshot("HEADLESS-2")
+                    return isRed(screen.pixel(200, 300)) && isBlue(screen.pixel(600, 300))
+                }
             default:
                 try waitUntil("blue on the screen") { isBlue(try sway.screenshot("HEADLESS-2").pixel(400, 300)) }
             }
@@ -300,8 +309,11 @@ final class ControlAPITests: SharedSwayTestCase {
 
         // What cannot be shown is refused with the reason, and nothing changes.
         let before = try api.content(of: "HEADLESS-2")
+        let junk = folder.appendingPathComponent("junk.bin").path
+        try Data(repeating: 0, count: 4096).write(to: URL(fileURLWithPath: junk))
         for (body, status) in [(#"{"file": "/no/such.png"}"#, 404), (#"{"file": "\#(folder.path)"}"#, 422),
-                               (#"{"file": "\#(try write("not a shader", "broken.frag"))"}"#, 415)] {
+                               (#"{"file": "\#(try write("not a shader", "broken.frag"))"}"#, 422),
+                               (#"{"file": "\#(junk)"}"#, 415)] {
             let answer = try api.request("PUT", "/outputs/HEADLESS-2/content", body: body)
             XCTAssertEqual(answer.status, status, answer.text)
         }
@@ -346,6 +358,49 @@ final class ControlAPITests: SharedSwayTestCase {
         } else {
             XCTFail("frame \(photoFrame - 1) of HEADLESS-2 is not in the landings")
         }
+    }
+
+    /// A video and a playlist given through the API play from their start; once no
+    /// output shows the video, its decoder stops and glout's threads are back to what they were.
+    func test_aVideoOrPlaylistPlaysFromItsStartAndItsDecoderGoesAfter() throws {
+        let clip = folder.appendingPathComponent("coded.mp4").path
+        try CodedClip.make(at: clip, fps: 24, seconds: 4)
+        let red = folder.appendingPathComponent("red.png").path, blue = folder.appendingPathComponent("blue.png").path
+        try Bitmap(width: 64, height: 64, background: .init(255, 0, 0)).writePNG(to: red)
+        try Bitmap(width: 64, height: 64, background: .init(0, 0, 255)).writePNG(to: blue)
+        let list = try write("\(red) 0.6\n\(blue) 0.6\n", "list.txt")
+        let api = try Controlled(sway, ["--layout", "independent"])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        func threads() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(api.glout.pid)/task").count) ?? 0 }
+        func put(_ file: String) throws {
+            let answer = try api.request("PUT", "/outputs/HEADLESS-2/content", body: #"{"file": "\#(file)"}"#)
+            XCTAssertEqual(answer.status, 202, answer.text)
+        }
+        try put(red)
+        try waitUntil("HEADLESS-2 shows the red picture") { isRed(try sway.screenshot("HEADLESS-2").pixel(400, 300)) }
+        let before = threads()
+
+        try put(clip)
+        let asked = Date()
+        var first: (number: Int, after: Double)?
+        try waitUntil("a frame of the clip on HEADLESS-2") {
+            guard let number = CodedClip.frameNumber(try sway.screenshot("HEADLESS-2"), width: 800, row: 300) else { return false }
+            first = (number, Date().timeIntervalSince(asked))
+            return true
+        }
+        let (number, after) = first!
+        XCTAssertLessThanOrEqual(number, Int(after * 24) + 3, "the clip starts at its start: frame \(number) \(after) s after the request")
+        try waitUntil("the clip plays on from frame \(number)") {
+            (CodedClip.frameNumber(try sway.screenshot("HEADLESS-2"), width: 800, row: 300) ?? -1) > number
+        }
+        XCTAssertGreaterThan(threads(), before, "the clip's decoder runs")
+
+        try put(list)
+        try waitUntil("the list's blue picture") { isBlue(try sway.screenshot("HEADLESS-2").pixel(400, 300)) }
+        try waitUntil("the list's red picture after it") { isRed(try sway.screenshot("HEADLESS-2").pixel(400, 300)) }
+        try waitUntil("glout's threads are back to \(before) (now \(threads()))") { threads() <= before }
+        let finished = api.stop()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
     }
 
     /// A cue at a wall-clock instant, given to two glouts on two compositors: each output
@@ -450,8 +505,15 @@ final class ControlAPITests: SharedSwayTestCase {
         api.token = token
         XCTAssertEqual(try api.request("GET", "/status").status, 200)
 
+        // A playlist under the root names only files under it.
+        try "dot.png 1\n\(folder.appendingPathComponent("secret.png").path) 1\n"
+            .write(to: root.appendingPathComponent("sub/out.list"), atomically: true, encoding: .utf8)
+        try "dot.png 1\n../../secret.png 1\n".write(to: root.appendingPathComponent("sub/up.list"), atomically: true, encoding: .utf8)
+        try "dot.png 1\n../out.png 1\n".write(to: root.appendingPathComponent("sub/link.list"), atomically: true, encoding: .utf8)
+        try "dot.png 1\n".write(to: root.appendingPathComponent("sub/in.list"), atomically: true, encoding: .utf8)
         for (name, status) in [("sub/dot.png", 202), ("../secret.png", 403), ("sub/../../secret.png", 403),
-                               (folder.appendingPathComponent("secret.png").path, 403), ("out.png", 403), ("none.png", 404)] {
+                               (folder.appendingPathComponent("secret.png").path, 403), ("out.png", 403), ("none.png", 404),
+                               ("sub/out.list", 403), ("sub/up.list", 403), ("sub/link.list", 403), ("sub/in.list", 202)] {
             let answer = try api.request("PUT", "/outputs/HEADLESS-2/content", body: #"{"file": "\#(name)"}"#)
             XCTAssertEqual(answer.status, status, "\(name): \(answer.text)")
         }
@@ -499,4 +561,92 @@ final class ControlAPITests: SharedSwayTestCase {
         let finished = api.stop()
         XCTAssertEqual(finished.status, 0, finished.stderr)
     }
+
+    /// One server-sent event as a client reads it.
+    private struct StreamedEvent {
+        var name: String
+        var data: [String: Any]
+    }
+
+    /// The events in what `curl -N .../events` wrote so far (the last one only once whole).
+    private func events(in text: String) -> [StreamedEvent] {
+        text.components(separatedBy: "\n\n").dropLast().compactMap { block in
+            var name = "message", data = ""
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data += line.dropFirst(6) }
+            }
+            guard !data.isEmpty else { return nil }
+            return StreamedEvent(name: name, data: (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:])
+        }
+    }
+
+    /// GET /events streams what happens, as it happens: content started and ended with its
+    /// frames, a cue fired, an output connected and disconnected, refreshes an output
+    /// stalled on missed (and not to a stream whose threshold is higher); the streams end
+    /// when glout does.
+    func test_theEventStreamTellsWhatHappens() throws {
+        // Outputs this test unplugs and plugs (a nested sway on Debian 12: WL-1, WL-2...).
+        let rig = try HotplugRig(outputs: 2)
+        let own = rig.compositor
+        let (first, second, third) = (rig.name(1), rig.name(2), rig.name(3))
+        let red = folder.appendingPathComponent("red.png").path, blue = folder.appendingPathComponent("blue.png").path
+        try Bitmap(width: 64, height: 64, background: .init(255, 0, 0)).writePNG(to: red)
+        try Bitmap(width: 64, height: 64, background: .init(0, 0, 255)).writePNG(to: blue)
+        // The first output's control view draws on, each frame 40 ms: two of every three refreshes missed.
+        let api = try Controlled(own, ["--layout", "independent", "--stall", first + "=40"])
+        try own.waitForGlout(on: [first, second], frozen: false)
+        for bad in ["0", "x", "-1", "1000001"] {
+            let refused = try api.request("GET", "/events?missed=" + bad)
+            XCTAssertEqual(refused.status, 400, "missed=\(bad): \(refused.text)")
+        }
+        let stream = try Child("/usr/bin/curl", ["-sSN", api.base + "/events"])
+        let quiet = try Child("/usr/bin/curl", ["-sSN", api.base + "/events?missed=1000000"])
+        try waitUntil("both streams begin") { stream.stdout.contains(": glout events") && quiet.stdout.contains(": glout events") }
+        func wait(for name: String, _ what: String, _ match: @escaping ([String: Any]) -> Bool) throws -> [String: Any] {
+            var found: [String: Any]?
+            try waitUntil("an event \(name) \(what); the stream:\n\(stream.stdout.suffix(3000))\nglout:\n\(api.glout.stderr)") {
+                found = events(in: stream.stdout).last { $0.name == name && match($0.data) }?.data
+                return found != nil
+            }
+            return found!
+        }
+
+        for file in [red, blue] {
+            XCTAssertEqual(try api.request("PUT", "/outputs/\(second)/content", body: #"{"file": "\#(file)"}"#).status, 202)
+            let started = try wait(for: "content-started", "for \(file)") { $0["file"] as? String == file }
+            XCTAssertEqual(started["output"] as? String, second)
+            XCTAssertNotNil(started["frame"] as? Int, "\(started)")
+            XCTAssertGreaterThan(started["at"] as? Double ?? 0, 1.7e9)
+        }
+        let ended = try wait(for: "content-ended", "for the red picture") { $0["file"] as? String == red }
+        XCTAssertGreaterThanOrEqual(ended["frames"] as? Int ?? 0, 1, "\(ended)")
+
+        let at = Date().timeIntervalSince1970 + 1
+        let cue = try api.request("POST", "/cues", body: #"{"at": \#(at), "actions": [{"output": "\#(second)", "file": "\#(red)"}]}"#)
+        XCTAssertEqual(cue.status, 201, cue.text)
+        let fired = try wait(for: "cue-fired", "for cue \(cue.json["id"] ?? "")") { $0["cue"] as? Int == cue.json["id"] as? Int }
+        XCTAssertEqual(fired["output"] as? String, second)
+        XCTAssertGreaterThanOrEqual(fired["target"] as? Double ?? 0, at - 0.001, "\(fired): the first refresh at or after the cue")
+
+        try rig.plug()
+        let connected = try wait(for: "output-connected", "for \(third)") { $0["name"] as? String == third }
+        XCTAssertNotNil(connected["modes"] as? [[String: Any]], "\(connected)")
+        try rig.unplug(third)
+        _ = try wait(for: "output-disconnected", "for \(third)") { $0["name"] as? String == third }
+
+        let missed = try wait(for: "refreshes-missed", "on \(first)") { $0["output"] as? String == first }
+        XCTAssertGreaterThanOrEqual(missed["missed"] as? Int ?? 0, 1, "\(missed)")
+        XCTAssertTrue(events(in: quiet.stdout).allSatisfy { $0.name != "refreshes-missed" }, quiet.stdout)
+        XCTAssertTrue(events(in: quiet.stdout).contains { $0.name == "content-started" }, "the other events reach it: \(quiet.stdout)")
+
+        let finished = api.stop()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        // glout ends each stream as it stops: curl sees a whole response.
+        for curl in [stream, quiet] {
+            let done = curl.wait(timeout: 20)
+            XCTAssertEqual(done.status, 0, "curl: \(done.stderr)")
+        }
+    }
 }
+

@@ -111,7 +111,7 @@ final class ControlTests: XCTestCase {
 
     func test_clientTextIsQuotedWithControlsEscapedAndCut() {
         XCTAssertEqual(ControlRoutes.quoted("a\"b\\c"), #""a\"b\\c""#)
-        XCTAssertEqual(ControlRoutes.quoted("\u{1b}[2J\n\u{9b}"), #""\u001b[2J\u000a\u009b""#)
+        XCTAssertEqual(ControlRoutes.quoted("\u{1b}[2J\n\u{9b}\u{202e}"), #""\x1b[2J\n\u{9b}\u{202e}""#)
         let long = ControlRoutes.quoted(String(repeating: "é", count: 300))
         XCTAssertTrue(long.hasSuffix("...\""))
         XCTAssertEqual(long.unicodeScalars.count, 200 + 5)

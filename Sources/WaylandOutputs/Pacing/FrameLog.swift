@@ -26,6 +26,9 @@ package struct FrameSample: Sendable, Equatable {
     package var presentationFlags: UInt32?
     /// The compositor never showed this frame (wp_presentation_feedback.discarded).
     package var discarded = false
+    /// The window rested after this frame (its renderer stood still): the time to the
+    /// next is a pause, not refreshes missed.
+    package var restsAfter = false
 
     package init(index: UInt64, callbackArrival: MonotonicInstant? = nil, callbackTime: UInt32? = nil,
                 target: MonotonicInstant? = nil, renderStart: MonotonicInstant, commit: MonotonicInstant,

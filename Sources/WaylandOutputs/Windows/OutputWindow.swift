@@ -386,6 +386,7 @@ package final class OutputWindow: @unchecked Sendable {
         sample.targetSource = frame.targetSource
         link.committed(start: now, commit: commit)
         let resting = !renderer.isAnimating && !wasDraft
+        sample.restsAfter = resting
         if resting {
             link.becomeIdle()
             log.debug("output \(surface.output.printableName): idle after \(frame.index + 1) frames")

@@ -92,6 +92,15 @@ struct OptionReader {
         return seconds
     }
 
+    /// The next argument as [HOST:]PORT, where a server listens (``ListenAddress``).
+    mutating func listenAddress(for option: String) throws(UsageError) -> ListenAddress {
+        let value = try value(for: option)
+        guard let address = ListenAddress(value) else {
+            throw error("\(option) needs [HOST:]PORT (HOST an IPv4 or [IPv6] address, PORT 0 to 65535), not '\(value)'")
+        }
+        return address
+    }
+
     mutating func path(for option: String) throws(UsageError) -> String {
         let value = try value(for: option)
         guard !value.isEmpty else { throw error("\(option) needs a path") }

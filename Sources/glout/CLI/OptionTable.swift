@@ -132,11 +132,7 @@ enum OptionTable {
             glout runs. PORT 0 takes a free port, which the log line "control API on" names. An address off loopback \
             needs --http-token-file and --content-root
             """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
-            let value = try r.value(for: "--http")
-            guard let address = ListenAddress(value) else {
-                throw r.error("--http needs [HOST:]PORT (HOST an IPv4 or [IPv6] address, PORT 0 to 65535), not '\(value)'")
-            }
-            o.run.http = address
+            o.run.http = try r.listenAddress(for: "--http")
         },
         OptionDeclaration("--http-token-file", "FILE", [.run], requires: "--http", help: """
             every request must carry Authorization: Bearer TOKEN, TOKEN being FILE's first line (16 to 4096 printable \
@@ -149,11 +145,7 @@ enum OptionTable {
             (docs/control.md), each answered to its sender; PORT 0 takes a free port. An address off loopback needs \
             --osc-allow and --content-root
             """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
-            let value = try r.value(for: "--osc")
-            guard let address = ListenAddress(value) else {
-                throw r.error("--osc needs [HOST:]PORT (HOST an IPv4 or [IPv6] address, PORT 0 to 65535), not '\(value)'")
-            }
-            o.run.osc = address
+            o.run.osc = try r.listenAddress(for: "--osc")
         },
         OptionDeclaration("--osc-allow", "ADDR/PREFIX", [.run], requires: "--osc", help: """
             answer OSC from senders in this network only (repeatable; for example 192.168.1.0/24 or 10.0.0.7)

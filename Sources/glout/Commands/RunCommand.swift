@@ -14,16 +14,18 @@ final class RunCommand {
     /// The video frame each output's refreshes showed, by output name and frame index.
     private var videoFrames: [String: [UInt64: Int]] = [:]
     private var waitingForOutputs = false
+    /// What GET /api/v1/events streams (the log's warnings and errors among it).
+    private let events = EventHub()
 
     init(options: RunOptions, log: Log) {
         self.options = options
-        self.log = log
+        self.log = events.tapping(log)
     }
 
     func run() throws {
         let statsFile = try options.statsJSON.map { try ReportFile(path: $0, option: "--stats-json") }
         let landingsFile = try options.landingsJSON.map { try ReportFile(path: $0, option: "--landings-json") }
-        let stage = try Stage(options: options, command: "run", log: log, input: true)
+        let stage = try Stage(options: options, command: "run", log: log, input: true, events: events)
         try stage.checkWall()
         let started = MonotonicInstant.now
         var endedBy = "error"
@@ -91,6 +93,7 @@ final class RunCommand {
     }
 
     private func handle(_ event: SessionEvent, stage: Stage) {
+        publish(event, stage: stage)
         switch event {
         case .connected(let output):
             try? stage.refreshSpan()
@@ -105,6 +108,7 @@ final class RunCommand {
             log.info("output \(output.printableName) changed: \(Stage.describe(previous)) -> \(Stage.describe(output))")
         case .disconnected(let output, let window):
             stage.telemetry.forget(output.id)
+            stage.slots.outputLeft(output.name)
             try? stage.refreshSpan()
             if let window {
                 releaseFreedMemory()
@@ -134,6 +138,29 @@ final class RunCommand {
         // Outputs and the primary change what the pictures show: those that stood still
         // draw again (and rest again when they have).
         stage.wakeWindows()
+    }
+
+    /// Tells the event streams of outputs that come, change and go, and of the primary.
+    private func publish(_ event: SessionEvent, stage: Stage) {
+        func entry(_ output: Output) -> [String: Any] {
+            let report = OutputReport(outputs: [output], primary: stage.display.primary)
+            let text = (try? OutputReport.encode(report.outputs[0], pretty: false)) ?? "{}"
+            return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        }
+        switch event {
+        case .connected(let output):
+            events.publish("output-connected") { entry(output) }
+        case .changed(let output, _):
+            events.publish("output-changed") { entry(output) }
+        case .disconnected(let output, let window):
+            events.publish("output-disconnected") {
+                ["name": output.name, "frames": window?.statistics.frames ?? 0]
+            }
+        case .primaryChanged(let output):
+            events.publish("primary-changed") { ["primary": output?.name ?? NSNull()] }
+        case .firstFrame, .windowFailed, .input:
+            break
+        }
     }
 
     /// Keys act on the whole run; the pointer and touches leave markers on their outputs.

@@ -1,4 +1,5 @@
 import CGLES
+import Foundation
 import Glibc
 import WaylandOutputs
 
@@ -18,9 +19,13 @@ final class Stage {
     let programs: ScenePrograms
     /// What each output's renderer reports, for the dashboard.
     let telemetry = Telemetry()
-    /// What the control API (--http, --osc) puts on the outputs, and the screenshots it waits for.
-    let slots = ContentSlots()
+    /// What the control API (--http, --osc) puts on the outputs, the screenshots it waits
+    /// for, and the events it streams.
+    let slots: ContentSlots
     let screenshots = Screenshots()
+    let events: EventHub
+    /// The threads that stop the videos the control API let go, waited for at the end.
+    private let stoppers = DispatchGroup()
     /// --content's pictures by output name ("" for the rest).
     private let contentPictures: [String: ContentRendering]
     /// --content's videos, one decoder per file.
@@ -35,10 +40,12 @@ final class Stage {
     static let appID = "glout"
 
     /// - Parameter rests: whether still pictures stop drawing (bench keeps drawing).
-    init(options: RunOptions, command: String, log: Log, input: Bool, rests: Bool = true) throws {
+    init(options: RunOptions, command: String, log: Log, input: Bool, rests: Bool = true,
+         events: EventHub = EventHub()) throws {
         self.options = options
         self.command = command
         self.log = log
+        self.events = events
         // Files first: a shader folder or wall that cannot be read fails before any connection.
         var library = try ShaderSource.library(directory: options.shaderDirectory)
         wall = try options.wallFile.map { try Stage.loadWall($0, command: command) }
@@ -60,6 +67,7 @@ final class Stage {
             AtlasCache.shared.prepare(scales.map(Dashboard.fontSizes) + (options.label ? scales.map(Identification.labelSizes) : []))
         }
         graphics = try display.graphics()
+        slots = ContentSlots(events: events, letGo: Stage.stopping(graphics: graphics, telemetry: telemetry, group: stoppers))
         // What the first frames draw with now, the rest when first drawn (ScenePrograms);
         // with --shaders DIR, every program the run may draw with, so that a shader of
         // the folder that does not compile stops glout before any window opens.
@@ -155,10 +163,29 @@ final class Stage {
         }
     }
 
+    /// Stops the videos the control API no longer shows and deletes their textures, on a
+    /// thread of its own: joining a decoder must not hold up a frame.
+    private static func stopping(graphics: Graphics, telemetry: Telemetry,
+                                 group: DispatchGroup) -> @Sendable ([VideoSource]) -> Void {
+        { videos in
+            group.enter()
+            Thread {
+                for video in videos {
+                    video.stop()
+                    telemetry.forget(video: video)
+                }
+                _ = try? graphics.withSharedContext { for video in videos { video.textures.delete() } }
+                group.leave()
+            }.start()
+        }
+    }
+
     deinit {
         // The windows go first; the programs and the videos' textures belong to the share
         // group: delete them with the shared context current.
         display.closeWindows()
+        let videos = videos + slots.close()
+        stoppers.wait()
         for video in videos { video.stop() }
         _ = try? graphics.withSharedContext {
             programs.delete()

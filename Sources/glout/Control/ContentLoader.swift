@@ -3,8 +3,10 @@ import Glibc
 import WaylandOutputs
 
 /// Opens, decodes and readies what PUT .../content names, on the request's thread: a
-/// PNG, JPEG or WebP image, or a fragment shader (compiled in the shared context). One
-/// file at a time, so that clients cannot make glout hold many large pictures at once.
+/// PNG, JPEG or WebP image (uploaded), a fragment shader (compiled in the shared context),
+/// a video or animation (its decoder started and its first frame decoded), or a playlist
+/// of them. One file at a time, so that clients cannot make glout hold many large
+/// pictures at once.
 struct ContentLoader: Sendable {
     private let programs: ScenePrograms
     private let graphics: Graphics
@@ -12,12 +14,21 @@ struct ContentLoader: Sendable {
     private let log: Log
     private let scaleMode: ScaleMode
     private let videoSync: VideoSync
+    private let decoding: VideoDecoding
+    private let conversion: VideoConversion
     private let turn = Locked(())
     private let graveyard = TextureGraveyard()
 
-    init(stage: Stage, root: ContentRoot, log: Log) {
+    /// Runs work on the session's thread, at the priority it was started with: a
+    /// decoding thread started from a request's thread (nice 10) would decode at its nice.
+    private let bridge: SessionBridge
+
+    init(stage: Stage, root: ContentRoot, log: Log, bridge: SessionBridge) {
+        self.bridge = bridge
         (programs, graphics, self.root, self.log) = (stage.programs, stage.graphics, root, log)
         (scaleMode, videoSync) = (stage.options.scaleMode, stage.options.videoSync)
+        decoding = stage.options.videoDecoding
+        conversion = stage.options.videoConversion.resolved(rasterizesOnCPU: stage.graphics.rasterizesOnCPU)
     }
 
     func load(_ name: String) throws(ControlError) -> ContentRendering {
@@ -42,38 +53,99 @@ struct ContentLoader: Sendable {
             throw ControlError(404, "\(ControlRoutes.quoted(path)): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw ControlError(422, "\(ControlRoutes.quoted(path)): not a file") }
-        // What the file is, before anything opens a decoder for it.
-        let start = try FileSystem.readStart(path, for: "--content", count: 4097)
-        switch ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) {
-        case .other:
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): not an image or a shader; the API switches to PNG, JPEG "
-                               + "and WebP images and fragment shaders (videos and playlists: --content at start)")
-        case .text where !Playlist.isShader(try FileSystem.readText(path, for: "--content")):
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): a playlist; the API switches to images and shaders "
-                               + "(playlists: --content at start)")
-        default:
-            break
-        }
+        try checkItems(of: path)
         var loaded: [String: ContentFile] = [:]
-        let file = try ContentFile.load(path, log: log, loaded: &loaded)
-        let piece: ContentPiece
+        let file: ContentFile
+        do {
+            file = try ContentFile.load(path, log: log, decoding: decoding, loaded: &loaded)
+        } catch let error as GloutError {
+            // Neither an image nor text, and FFmpeg could not make a picture of it either.
+            let start = try FileSystem.readStart(path, for: "--content", count: 4097)
+            guard ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) == .other else { throw error }
+            var message = error.message
+            if message.hasPrefix("--content ") { message.removeFirst("--content ".count) }
+            throw ControlError(415, message + " (the API shows PNG, JPEG and WebP images, videos FFmpeg decodes, "
+                               + "fragment shaders and playlists)")
+        }
+        let rendering: ContentRendering
+        if case .playlist(let list) = file {
+            rendering = ContentRendering(pieces: try list.items.map(piece), playlist: list.playlist, scaleMode: scaleMode,
+                                         videoSync: videoSync)
+        } else {
+            rendering = ContentRendering(try piece(file), scaleMode: scaleMode, videoSync: videoSync)
+        }
+        try start(rendering.videos)
+        // The first item's first frame decoded before the switch: its first refresh shows it.
+        if let video = rendering.pieces[0].video {
+            let token = NSObject()
+            _ = video.picture(for: rendering.videoFrame(piece: 0, local: 0, pass: 0), consumer: ObjectIdentifier(token),
+                              now: MonotonicInstant.now.nanoseconds, waiting: 5)
+            video.forget(ObjectIdentifier(token))
+        }
+        return rendering
+    }
+
+    /// Content loaded for a request that was then refused: its videos' decoders stop.
+    func discard(_ renderings: [ContentRendering]) {
+        let videos = renderings.flatMap(\.videos)
+        guard !videos.isEmpty else { return }
+        for video in videos { video.stop() }
+        _ = try? graphics.withSharedContext { for video in videos { video.textures.delete() } }
+    }
+
+    /// A playlist's items stay under the content root too.
+    private func checkItems(of path: String) throws {
+        guard root.path != nil else { return }
+        let start = try FileSystem.readStart(path, for: "--content", count: 4097)
+        guard ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) == .text else { return }
+        let text = try FileSystem.readText(path, for: "--content")
+        guard !Playlist.isShader(text) else { return }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        for line in (try? Playlist.parse(text, folder: folder.isEmpty ? "/" : folder)) ?? [] where !root.holds(line.path) {
+            throw ControlError(403, "\(ControlRoutes.quoted(path)):\(line.number): \(ControlRoutes.quoted(line.path)) is not "
+                               + "a file under the content root")
+        }
+    }
+
+    /// One picture, readied in the shared context: an image uploaded, a shader compiled,
+    /// a video's program (its decoder starts after).
+    private func piece(_ file: ContentFile) throws -> ContentPiece {
         switch file {
         case .image(let image):
-            // Uploaded here, so that no output's frame waits for it (image.frag was
-            // compiled at start-up with --http).
-            piece = ContentPiece(image: try image.uploaded(graphics: graphics, graveyard: graveyard),
-                                 program: try programs.image)
-        case .shader(_, let source):
-            let program = try graphics.withSharedContext { try programs.contentShader(path: path, source: source) }
-            piece = ContentPiece(image: nil, program: program)
-        case .video:
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): an animated WebP; the API switches to still images and "
-                               + "shaders (animations: --content at start)")
-        case .playlist:
-            throw ControlError(415, "\(ControlRoutes.quoted(path)): a playlist; the API switches to images and shaders "
-                               + "(playlists: --content at start)")
+            return ContentPiece(image: try image.uploaded(graphics: graphics, graveyard: graveyard), program: try programs.image)
+        case .shader(let path, let source):
+            return ContentPiece(image: nil, program: try graphics.withSharedContext { try programs.contentShader(path: path, source: source) })
+        case .video(let source):
+            return ContentPiece(image: nil, video: source, program: try graphics.withSharedContext { try programs.video })
+        case .playlist(let list):
+            throw GloutError("--content \(Log.printable(list.path)): a list cannot be an item of a list")
         }
-        return ContentRendering(piece, scaleMode: scaleMode, videoSync: videoSync)
+    }
+
+    /// Starts each video's decoding thread, from the session's thread; on an error, stops
+    /// those started.
+    private func start(_ videos: [VideoSource]) throws {
+        guard !videos.isEmpty else { return }
+        let (conversion, log) = (conversion, log)
+        let reply = bridge.call {
+            var started: [VideoSource] = []
+            do {
+                for video in videos {
+                    try video.start(conversion: conversion)
+                    started.append(video)
+                    log.info("control: \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
+                             + "\(video.timeline.count) frames, decoded " + (video.decodesWithVAAPI ? "by VA-API" : "in software"))
+                }
+                return .json([:])
+            } catch {
+                for video in started { video.stop() }
+                return .error(ControlError(500, GloutError(error).message))
+            }
+        }
+        guard reply.status == 200 else {
+            let error = (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: [String: Any]]
+            throw ControlError(reply.status, error?["error"]?["message"] as? String ?? "the video's decoder did not start")
+        }
     }
 }
 

@@ -20,6 +20,10 @@ final class ContentSlots: Sendable {
         /// set now), and the cue it belongs to.
         var due: MonotonicInstant
         var cue: Int?
+
+        /// Where a video or playlist starts: a cue's instant (the same on every machine),
+        /// else when its file was ready. Images and shaders keep the scene's clock.
+        var origin: MonotonicInstant { cue != nil ? due : ready }
     }
 
     /// What an output shows of the API's content: which assignment, from which frame, and
@@ -39,9 +43,32 @@ final class ContentSlots: Sendable {
         /// By output name ("" for every output), oldest due first.
         var assigned: [String: [Assignment]] = [:]
         var shown: [String: Shown] = [:]
+        /// The videos of the API's content, while an assignment or an output holds them.
+        var videos: [ObjectIdentifier: VideoSource] = [:]
+        var shownVideos: [String: [VideoSource]] = [:]
+        var closed = false
+
+        /// The videos nothing holds any more, forgotten here.
+        mutating func videosLetGo() -> [VideoSource] {
+            var held = Set<ObjectIdentifier>()
+            for list in assigned.values { for assignment in list { held.formUnion(assignment.rendering.videos.map(ObjectIdentifier.init)) } }
+            for list in shownVideos.values { held.formUnion(list.map(ObjectIdentifier.init)) }
+            let gone = videos.filter { !held.contains($0.key) }
+            for key in gone.keys { videos[key] = nil }
+            return Array(gone.values)
+        }
     }
 
     private let state = Locked(State())
+    /// Where content-started, content-ended and cue-fired go.
+    private let events: EventHub
+    /// Stops the videos that no assignment and no output holds (off the render thread).
+    private let letGo: @Sendable ([VideoSource]) -> Void
+
+    init(events: EventHub = EventHub(), letGo: @escaping @Sendable ([VideoSource]) -> Void = { _ in }) {
+        self.events = events
+        self.letGo = letGo
+    }
 
     /// Puts `rendering` on the output named (nil: on every output) from the first refresh
     /// targeted at or after `due` (nil: now). Returns the assignment's generation.
@@ -49,8 +76,9 @@ final class ContentSlots: Sendable {
     func assign(_ rendering: ContentRendering, file: String, to output: String?, requested: MonotonicInstant,
                 ready: MonotonicInstant, due: MonotonicInstant? = nil, cue: Int? = nil) -> UInt64 {
         let now = MonotonicInstant.now
-        return state.withLock { state in
+        let (generation, gone) = state.withLock { state in
             state.generation += 1
+            for video in rendering.videos { state.videos[ObjectIdentifier(video)] = video }
             let assignment = Assignment(generation: state.generation, rendering: rendering, file: file, requested: requested,
                                         ready: ready, due: due ?? requested, cue: cue)
             var list = state.assigned[output ?? "", default: []]
@@ -65,17 +93,76 @@ final class ContentSlots: Sendable {
                     state.assigned[key]?.removeAll { $0.due <= assignment.due && $0.cue == nil }
                 }
             }
-            return state.generation
+            return (state.generation, state.videosLetGo())
         }
+        if !gone.isEmpty { letGo(gone) }
+        return generation
     }
 
-    /// The newest content due on the output named by `target`, if the API gave any.
-    func assignment(for output: String, at target: MonotonicInstant) -> Assignment? {
-        state.withLock { state in
+    /// The newest content due on the output named by `target`, when it is not the
+    /// generation the output shows: the output shows it from `frame` on. Says so to the
+    /// event streams, with what it replaced (on the render thread: the hub does not wait).
+    func take(for output: String, at target: MonotonicInstant, frame: UInt64, showing generation: UInt64) -> Assignment? {
+        let taken: (Assignment, Shown, before: Shown?, gone: [VideoSource])? = state.withLock { state in
             let own = state.assigned[output]?.last { $0.due <= target }
             let every = state.assigned[""]?.last { $0.due <= target }
-            guard let own, let every else { return own ?? every }
-            return (own.due, own.generation) > (every.due, every.generation) ? own : every
+            let newest: Assignment?
+            if let own, let every {
+                newest = (own.due, own.generation) > (every.due, every.generation) ? own : every
+            } else {
+                newest = own ?? every
+            }
+            guard !state.closed, let newest, newest.generation != generation else { return nil }
+            let shown = Shown(generation: newest.generation, file: newest.file, frame: frame, target: target,
+                              requested: newest.requested, ready: newest.ready, cue: newest.cue)
+            let before = state.shown[output]
+            state.shown[output] = shown
+            state.shownVideos[output] = newest.rendering.videos
+            return (newest, shown, before, state.videosLetGo())
+        }
+        guard let (assignment, shown, before, gone) = taken else { return nil }
+        if !gone.isEmpty { letGo(gone) }
+        guard events.hasStreams else { return assignment }
+        if let before {
+            events.publish("content-ended") {
+                ["output": output, "file": before.file, "frames": frame >= before.frame ? frame - before.frame : 0]
+            }
+        }
+        events.publish("content-started") {
+            var data: [String: Any] = ["output": output, "file": shown.file, "frame": frame,
+                                       "target": RealtimeClock.seconds(at: target),
+                                       "shown_after_ms": max(0, (target - shown.requested).inSeconds * 1e3)]
+            if let cue = shown.cue { data["cue"] = cue }
+            return data
+        }
+        if let cue = shown.cue {
+            events.publish("cue-fired") {
+                ["cue": cue, "output": output, "frame": frame, "target": RealtimeClock.seconds(at: target)]
+            }
+        }
+        return assignment
+    }
+
+    /// The output named went: it shows nothing of the API's (an output of that name that
+    /// comes back starts afresh), and no longer holds its videos.
+    func outputLeft(_ output: String) {
+        let gone = state.withLock { state in
+            state.shown[output] = nil
+            state.shownVideos[output] = nil
+            return state.videosLetGo()
+        }
+        if !gone.isEmpty { letGo(gone) }
+    }
+
+    /// Takes no more content and hands back every video the API's content holds, for
+    /// glout to stop as it ends.
+    func close() -> [VideoSource] {
+        state.withLock { state in
+            state.closed = true
+            state.assigned = [:]
+            state.shownVideos = [:]
+            defer { state.videos = [:] }
+            return Array(state.videos.values)
         }
     }
 
@@ -93,7 +180,7 @@ final class ContentSlots: Sendable {
     @discardableResult
     func cancel(cue: Int?) -> Set<Int> {
         let now = MonotonicInstant.now
-        return state.withLock { state in
+        let (dropped, gone) = state.withLock { state in
             var dropped: Set<Int> = []
             for key in state.assigned.keys {
                 state.assigned[key]?.removeAll { assignment in
@@ -102,16 +189,10 @@ final class ContentSlots: Sendable {
                     return true
                 }
             }
-            return dropped
+            return (dropped, state.videosLetGo())
         }
-    }
-
-    /// A renderer showed `assignment` on `output` from `frame`, meant for `target`.
-    func showed(_ assignment: Assignment, on output: String, frame: UInt64, target: MonotonicInstant) {
-        state.withLock {
-            $0.shown[output] = Shown(generation: assignment.generation, file: assignment.file, frame: frame, target: target,
-                                     requested: assignment.requested, ready: assignment.ready, cue: assignment.cue)
-        }
+        if !gone.isEmpty { letGo(gone) }
+        return dropped
     }
 
     /// What the output shows of the API's content, if anything.

@@ -121,6 +121,14 @@ struct ContentRoot: Sendable {
         }
         return resolved
     }
+
+    /// Whether the file at `path` (a playlist's item) is under the root, links followed.
+    func holds(_ path: String) -> Bool {
+        guard let root = self.path else { return true }
+        guard let real = realpath(path, nil) else { return false }
+        defer { free(real) }
+        return String(cString: real).hasPrefix(root == "/" ? "/" : root + "/")
+    }
 }
 
 /// Senders OSC answers off loopback (--osc-allow ADDR/PREFIX): an IPv4 or IPv6 network.

@@ -1,4 +1,5 @@
 import Foundation
+import WaylandOutputs
 
 /// What a client of the control API asks glout to do, whichever way it came (HTTP or
 /// OSC): plain values, checked before they reach the session.
@@ -25,6 +26,9 @@ enum ControlCommand: Equatable, Sendable {
     case listCues
     /// Cancels the cue of this id (nil: every cue) that is not yet due.
     case cancelCues(Int?)
+    /// A stream of server-sent events (HTTP only), refreshes-missed events only for that
+    /// many refreshes or more.
+    case events(missedThreshold: Int)
 }
 
 /// One action of a cue: a file on the output named, or on every output (nil).
@@ -48,6 +52,8 @@ struct ControlReply: Sendable {
     var status: Int
     var body: [UInt8]
     var contentType = "application/json"
+    /// For `GET /events`: the stream the body is read from as it goes.
+    var stream: EventStream? = nil
 
     /// A JSON body made of `value`.
     static func json(_ value: Any, status: Int = 200) -> ControlReply {
@@ -73,7 +79,8 @@ enum ControlRoutes {
 
     /// The command of a request, or why it is refused (404 no such resource, 405 not that
     /// method, 400 a body that is not what the resource takes).
-    static func command(method: String, path: String, body: [UInt8]) throws(ControlError) -> ControlCommand {
+    static func command(method: String, path: String, query: [String: String] = [:],
+                        body: [UInt8]) throws(ControlError) -> ControlCommand {
         guard path.hasPrefix(prefix + "/") else { throw ControlError(404, "no resource \(quoted(path)); the API is under \(prefix)/") }
         let parts = path.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch parts {
@@ -86,6 +93,13 @@ enum ControlRoutes {
         case ["openapi.json"]:
             try expect(method, "GET", path)
             return .openAPI
+        case ["events"]:
+            try expect(method, "GET", path)
+            let text = query["missed"] ?? "1"
+            guard let threshold = Int(text), threshold >= 1, threshold <= 1_000_000, !text.hasPrefix("+") else {
+                throw ControlError(400, "\(path): missed=\(quoted(text)) is not a number of refreshes from 1 to 1000000")
+            }
+            return .events(missedThreshold: threshold)
         case ["content"]:
             try expect(method, "PUT", path)
             return .setContent(output: nil, file: try field("file", of: body, path: path))
@@ -172,18 +186,12 @@ enum ControlRoutes {
         guard try object(body, path: path).isEmpty else { throw ControlError(400, "\(path) takes no body, or {}") }
     }
 
-    /// `text` in quotes, with what a terminal or log would act on escaped, and cut at 200
-    /// characters: clients' text is quoted back to them and logged.
+    /// `text` in quotes, cut at 200 characters, with quotes and backslashes escaped and
+    /// what a terminal would act on written out (``Log/printable(_:)``): clients' text is
+    /// quoted back to them and logged.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars.prefix(200) {
-            switch scalar {
-            case "\"", "\\": out += "\\" + String(scalar)
-            case _ where scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value):
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + (text.unicodeScalars.count > 200 ? "...\"" : "\"")
+        var kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix(200)))
+        kept = kept.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + Log.printable(kept) + (text.unicodeScalars.count > 200 ? "...\"" : "\"")
     }
 }

@@ -10,11 +10,17 @@ struct ControlCommands: Sendable {
     let bridge: SessionBridge
     let service: SessionThreadOnly<ControlService>
     let screenshots: Screenshots
+    let events: EventHub
 
     func run(_ command: ControlCommand) -> ControlReply {
         switch command {
         case .openAPI:
             return ControlReply(status: 200, body: Array(EmbeddedDocuments.openAPI.utf8))
+        case .events(let threshold):
+            guard let stream = events.subscribe(missedThreshold: threshold) else {
+                return .error(ControlError(503, "\(EventHub.maximumStreams) event streams are open already, the most glout serves"))
+            }
+            return ControlReply(status: 200, body: [], contentType: "text/event-stream", stream: stream)
         case .setContent(let output, let file):
             let requested = MonotonicInstant.now
             let rendering: ContentRendering
@@ -24,27 +30,33 @@ struct ControlCommands: Sendable {
                 return .error(error)
             }
             let ready = MonotonicInstant.now
-            return bridge.call { [service] in
+            let reply = bridge.call { [service] in
                 service.value.setContent(rendering, file: file, on: output, requested: requested, ready: ready)
             }
+            if reply.status >= 300 { loader.discard([rendering]) }
+            return reply
         case .addCue(let at, let actions):
             let requested = MonotonicInstant.now
             var loaded: [String: ContentRendering] = [:]
             for action in actions where loaded[action.file] == nil {
                 guard loaded.count < ControlCommands.maximumCueFiles else {
+                    loader.discard(Array(loaded.values))
                     return .error(ControlError(400, "a cue shows at most \(ControlCommands.maximumCueFiles) different files"))
                 }
                 do throws(ControlError) {
                     loaded[action.file] = try loader.load(action.file)
                 } catch {
+                    loader.discard(Array(loaded.values))
                     return .error(error)
                 }
             }
             let ready = MonotonicInstant.now
             let pairs = actions.compactMap { action in loaded[action.file].map { (action, $0) } }
-            return bridge.call { [service] in
+            let reply = bridge.call { [service] in
                 service.value.addCue(at: at, actions: pairs, requested: requested, ready: ready)
             }
+            if reply.status >= 300 { loader.discard(Array(loaded.values)) }
+            return reply
         case .screenshot(let name):
             let request = Screenshots.Request()
             let asked = bridge.call { [service] in service.value.requestScreenshot(of: name, request) }

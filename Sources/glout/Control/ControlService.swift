@@ -16,6 +16,8 @@ final class ControlService {
     /// The cues given, by id; those due are dropped as they are listed.
     private var cues: [Cue] = []
     private var nextCue = 1
+    /// When refreshes missed were last looked for.
+    private var missedChecked: MonotonicInstant?
     /// Each output's pacing as status last worked it out, and when.
     private var pacingCache: [UInt32: (at: MonotonicInstant, entry: [String: Any])] = [:]
 
@@ -25,15 +27,21 @@ final class ControlService {
         let token = try options.httpTokenFile.map { try BearerToken(file: $0) }
         let root = try ContentRoot(options.contentRoot)
         let service = ControlService(stage: stage, log: log)
-        let commands = ControlCommands(loader: ContentLoader(stage: stage, root: root, log: log), bridge: service.bridge,
-                                       service: SessionThreadOnly(service), screenshots: stage.screenshots)
+        let commands = ControlCommands(loader: ContentLoader(stage: stage, root: root, log: log, bridge: service.bridge),
+                                       bridge: service.bridge,
+                                       service: SessionThreadOnly(service), screenshots: stage.screenshots,
+                                       events: stage.events)
         let files = root.path.map { ", files under \(Log.printable($0))" } ?? ""
+        let reachable = SessionThreadOnly(service)
+        stage.events.onPulse { [bridge = service.bridge] in
+            bridge.send { reachable.value.publishMissedRefreshes() }
+        }
         do {
             if var address = options.http {
                 let server = try HTTPServer(address: address, token: token) { request in
                     do throws(ControlError) {
                         return commands.run(try ControlRoutes.command(method: request.method, path: request.path,
-                                                                      body: request.body))
+                                                                      query: request.query, body: request.body))
                     } catch {
                         return .error(error)
                     }
@@ -69,9 +77,11 @@ final class ControlService {
         bridge = SessionBridge { work in display.value.onSessionThread(work) }
     }
 
-    /// Answers the callers still waiting, then stops the servers and joins their threads.
-    /// On the session's thread, before the stage goes.
+    /// Ends the event streams, answers the callers still waiting, then stops the servers
+    /// and joins their threads. On the session's thread, before the stage goes.
     func stop() {
+        stage.events.close()
+        stage.events.onPulse(nil)
         bridge.close()
         server?.stop()
         server = nil
@@ -115,7 +125,7 @@ final class ControlService {
             }
             if !dropped.isEmpty { log.info("control: cancelled cue " + dropped.sorted().map(String.init).joined(separator: ", ")) }
             return .json(["cancelled": dropped.sorted()])
-        case .openAPI, .setContent, .screenshot, .addCue:
+        case .openAPI, .setContent, .screenshot, .addCue, .events:
             return .error(ControlError(500, "not a command of the session's thread"))
         }
     }
@@ -210,6 +220,36 @@ final class ControlService {
         stage.wakeWindows(Set(showing.map(\.id)))
         log.info("control: \(Log.printable(file)) on " + (name.map(Log.printable) ?? "every output"))
         return .json(["file": file, "outputs": showing.map(\.name)], status: 202)
+    }
+
+    /// Publishes, per output, the refreshes since the last look that got no frame of
+    /// glout's (a frame's target more than one refresh after the one before), where there
+    /// were any. A pause where the picture stood still is not one.
+    func publishMissedRefreshes() {
+        let now = MonotonicInstant.now
+        let since = missedChecked.flatMap { (now - $0).inSeconds < 3 ? $0 : nil }
+            ?? MonotonicInstant(nanoseconds: now.nanoseconds &- min(now.nanoseconds, 1_000_000_000))
+        missedChecked = now
+        for output in stage.display.outputs {
+            guard let window = stage.display.windows[output.id] else { continue }
+            // A frame every refresh, or every few where --fps asks for fewer.
+            let refresh = (output.currentMode?.refreshPeriod ?? window.statistics.refreshPeriod).inNanoseconds
+            let asked = stage.options.framesPerSecond(for: output.name).map { $0 > 0 ? Int64(1e9 / $0) : 0 } ?? 0
+            let period = max(refresh, asked)
+            guard period > 0 else { continue }
+            let samples = window.frameLog.samples
+            var missed = 0, frames = 0
+            for (before, sample) in zip(samples, samples.dropFirst()) where sample.commit > since && sample.commit <= now {
+                frames += 1
+                guard !before.restsAfter, let from = before.target, let to = sample.target, to > from else { continue }
+                let refreshes = (Double((to - from).inNanoseconds) / Double(period)).rounded()
+                missed += refreshes.isFinite && refreshes > 1 ? Int(min(refreshes, 1e9)) - 1 : 0
+            }
+            guard missed > 0 else { continue }
+            stage.events.publish("refreshes-missed", missed: missed) {
+                ["output": output.name, "missed": missed, "frames": frames, "seconds": (now - since).inSeconds]
+            }
+        }
     }
 
     private var outputList: String {

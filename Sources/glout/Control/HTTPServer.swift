@@ -11,6 +11,8 @@ final class HTTPServer: @unchecked Sendable {
     struct Request: Sendable {
         var method: String
         var path: String
+        /// The query's arguments, decoded (the last of a name given twice).
+        var query: [String: String] = [:]
         var body: [UInt8]
     }
 
@@ -113,8 +115,25 @@ final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         let path = url.map { String(cString: $0) } ?? "/"
-        let reply = handler(Request(method: method.map { String(cString: $0) } ?? "", path: path, body: request.body))
+        let reply = handler(Request(method: method.map { String(cString: $0) } ?? "", path: path,
+                                    query: arguments(of: connection), body: request.body))
         return send(reply, on: connection)
+    }
+
+    private final class Arguments {
+        var values: [String: String] = [:]
+    }
+
+    private func arguments(of connection: OpaquePointer) -> [String: String] {
+        let collected = Arguments()
+        withExtendedLifetime(collected) {
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
+                let collected = Unmanaged<Arguments>.fromOpaque(context!).takeUnretainedValue()
+                if let key { collected.values[String(cString: key)] = value.map { String(cString: $0) } ?? "" }
+                return .YES
+            }, Unmanaged.passUnretained(collected).toOpaque())
+        }
+        return collected.values
     }
 
     /// Why a request is refused from its headers alone: no or a wrong token, headers or a
@@ -146,6 +165,7 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     private func send(_ reply: ControlReply, on connection: OpaquePointer) -> MHD_Result {
+        if let stream = reply.stream { return send(stream, on: connection) }
         let response = reply.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
@@ -155,5 +175,27 @@ final class HTTPServer: @unchecked Sendable {
         _ = MHD_add_response_header(response, "Cache-Control", "no-store")
         if reply.status == 401 { _ = MHD_add_response_header(response, "WWW-Authenticate", "Bearer") }
         return MHD_queue_response(connection, UInt32(reply.status), response)
+    }
+
+    /// A stream of events (text/event-stream) of unknown length: libmicrohttpd asks for
+    /// each piece on the connection's thread, which waits in ``EventStream/read(into:)``
+    /// for the next event; the stream goes when the connection does.
+    private func send(_ stream: EventStream, on connection: OpaquePointer) -> MHD_Result {
+        let retained = Unmanaged.passRetained(stream).toOpaque()
+        let response = MHD_create_response_from_callback(UInt64.max, 16 << 10, { context, _, buffer, capacity in
+            let stream = Unmanaged<EventStream>.fromOpaque(context!).takeUnretainedValue()
+            // -1: MHD_CONTENT_READER_END_OF_STREAM.
+            return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) ?? -1
+        }, retained, { context in
+            Unmanaged<EventStream>.fromOpaque(context!).release()
+        })
+        guard let response else {
+            Unmanaged<EventStream>.fromOpaque(retained).release()
+            return .NO
+        }
+        defer { MHD_destroy_response(response) }
+        _ = MHD_add_response_header(response, "Content-Type", "text/event-stream")
+        _ = MHD_add_response_header(response, "Cache-Control", "no-store")
+        return MHD_queue_response(connection, 200, response)
     }
 }

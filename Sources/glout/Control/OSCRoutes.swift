@@ -67,6 +67,8 @@ enum OSCRoutes {
                 return .setContent(output: values[0], file: values[1])
             }
             return .setContent(output: nil, file: try take(1, ",s (FILE) or ,ss (OUTPUT FILE)")[0])
+        case ["", "glout", "events"]:
+            throw ControlError(404, "\(ControlRoutes.quoted(path)): events are a stream; GET /api/v1/events over HTTP")
         case let parts where parts.count == 5 && parts[0].isEmpty && parts[1] == "glout" && parts[2] == "outputs"
             && parts[4] == "screenshot" && !parts[3].isEmpty:
             throw ControlError(404, "\(ControlRoutes.quoted(path)): a screenshot does not fit a datagram; "

@@ -2,8 +2,9 @@ import Dispatch
 import WaylandOutputs
 
 /// Carries work from the control API's threads to the session's thread and its reply
-/// back. A caller waits at most `patience`; once the bridge closes (glout stopping), every
-/// waiting caller is answered 503 at once and no more work runs.
+/// back. A caller waits at most `patience` for the session to get to its work (then for
+/// the work, once started); once the bridge closes (glout stopping), every waiting caller
+/// is answered 503 at once and no more work runs.
 final class SessionBridge: Sendable {
     private final class Call: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
@@ -28,7 +29,8 @@ final class SessionBridge: Sendable {
     }
 
     /// Runs `work` on the session's thread and returns its reply, or 503 when the session
-    /// does not get to it in time or glout is stopping.
+    /// does not get to it in time or glout is stopping. A 503 of this bridge's means the
+    /// work never ran: work that started is waited for, its reply the caller's.
     func call(_ work: @escaping @Sendable () -> ControlReply) -> ControlReply {
         let call = Call()
         let key: Int? = state.withLock { state in
@@ -39,24 +41,22 @@ final class SessionBridge: Sendable {
         }
         guard let key else { return .error(ControlError(503, "glout is stopping")) }
         post { [state] in
-            // Decided under the lock: work after the caller gave up or the bridge closed
-            // does not run.
-            let runs = state.withLock { $0.waiting[key] != nil && !$0.closed }
-            let reply = runs ? work() : nil
-            state.withLock { state in
-                if let reply, state.waiting.removeValue(forKey: key) != nil {
-                    call.reply = reply
-                    call.done.signal()
-                }
-            }
+            // Taken under the lock, so that the caller's giving up and the work's start
+            // exclude each other; work after either does not run.
+            guard state.withLock({ !$0.closed && $0.waiting.removeValue(forKey: key) != nil }) else { return }
+            let reply = work()
+            state.withLock { _ in call.reply = reply }
+            call.done.signal()
         }
         if call.done.wait(timeout: .now() + patience) == .timedOut {
             let gaveUp = state.withLock { $0.waiting.removeValue(forKey: key) != nil }
-            // The reply was set between the timeout and the lock: it is signalled too.
-            if !gaveUp { call.done.wait() }
+            if gaveUp {
+                return .error(ControlError(503, "glout did not get to the request within \(Int(patience)) s"))
+            }
+            // It started (or the bridge closed and answered): its reply comes.
+            call.done.wait()
         }
-        return state.withLock { _ in call.reply }
-            ?? .error(ControlError(503, "glout did not get to the request within \(Int(patience)) s"))
+        return state.withLock { _ in call.reply } ?? .error(ControlError(503, "glout is stopping"))
     }
 
     /// Runs `work` on the session's thread, unless the bridge has closed by then.

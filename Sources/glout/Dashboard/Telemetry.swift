@@ -45,6 +45,14 @@ final class Telemetry: Sendable {
     /// What `outputID`'s refreshes showed of each video it played, in the order first shown.
     func videos(_ outputID: UInt32) -> [VideoPlayback] { videos.withLock { $0[outputID] ?? [] } }
 
+    /// A video the control API no longer shows anywhere: its counts go with it (its
+    /// decoder and frames are let go).
+    func forget(video source: VideoSource) {
+        videos.withLock { videos in
+            for key in videos.keys { videos[key]?.removeAll { $0.source === source } }
+        }
+    }
+
     /// Which frame of its video each of an output's last refreshes showed, by the
     /// display link's frame index: fixed rings, written in place.
     struct VideoFrames: Sendable {

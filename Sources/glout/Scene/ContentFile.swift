@@ -182,6 +182,16 @@ struct ContentRendering: Sendable {
         self.videoSync = videoSync
     }
 
+    /// The videos it plays, each once.
+    var videos: [VideoSource] {
+        var seen = Set<ObjectIdentifier>()
+        return pieces.compactMap(\.video).filter { seen.insert(ObjectIdentifier($0)).inserted }
+    }
+
+    /// Whether it has a clock of its own (a video or a list): shown by the API, it starts
+    /// at its beginning.
+    var playsFromStart: Bool { playlist != nil || pieces.contains { $0.video != nil } }
+
     /// An image alone stands still; a shader moves with scene time, a video with its
     /// frames, and a playlist goes on to its next item.
     var standsStill: Bool { playlist == nil && pieces[0].image != nil }

@@ -42,6 +42,9 @@ final class SceneRenderer: OutputRenderer {
     /// Screenshots the control API waits for.
     private let screenshots: Screenshots?
     private var contentGeneration: UInt64 = 0
+    /// Where on the content clock the API's video or playlist began (0: --content's, and
+    /// images and shaders, which keep the scene's clock).
+    private var contentOrigin = 0.0
     /// Extra time spent on every frame (--stall), to show that one slow output does not
     /// slow the others.
     private let stall: FrameStall
@@ -150,11 +153,11 @@ final class SceneRenderer: OutputRenderer {
         cache.outputFramebuffer = target.framebuffer
         let state = scene.snapshot
         let (view, layout) = arrange(target: target, state: state)
-        if view != .control { takeAssignedContent(frame, target: target) }
+        if view != .control { takeAssignedContent(frame, target: target, state: state) }
         // --content replaces the content view, and on the span the test pattern: placed
         // on the whole canvas, of which each part shows its own piece. A playlist's item
         // is the one of the refresh's target time on the content clock.
-        let contentTime = state.spanTime(at: frame.targetTimestamp)
+        let contentTime = max(0, state.spanTime(at: frame.targetTimestamp) - contentOrigin)
         let position = show?.piece(at: contentTime) ?? (index: 0, local: contentTime, pass: 0)
         turnPiece(to: position.index, at: contentTime)
         let custom = view == .content || view == .span ? content : nil
@@ -218,17 +221,17 @@ final class SceneRenderer: OutputRenderer {
 
     /// The content the control API gave this output, from this frame on when it is new and
     /// the output shows content (the control view takes it once it gives way): what the
-    /// last showed is forgotten (its textures, its video's frames).
-    private func takeAssignedContent(_ frame: DisplayLinkFrame, target: RenderTarget) {
-        let name = target.output.name
-        guard let assignment = slots?.assignment(for: name, at: frame.targetTimestamp),
-              assignment.generation != contentGeneration else { return }
+    /// last showed is forgotten (its textures, its video's frames). A video or playlist
+    /// starts at its beginning.
+    private func takeAssignedContent(_ frame: DisplayLinkFrame, target: RenderTarget, state: Scene.State) {
+        guard let assignment = slots?.take(for: target.output.name, at: frame.targetTimestamp, frame: frame.index,
+                                           showing: contentGeneration) else { return }
         for piece in show?.pieces ?? [] { piece.video?.forget(ObjectIdentifier(self)) }
         (show, content, pieceIndex, contentGeneration) = (assignment.rendering, nil, 0, assignment.generation)
+        contentOrigin = assignment.rendering.playsFromStart ? state.spanTime(at: assignment.origin) : 0
         image.delete()
         video.forgetFrames()
         player.cut(to: nil)
-        slots?.showed(assignment, on: name, frame: frame.index, target: frame.targetTimestamp)
     }
 
     /// Another playlist item, when the content clock has reached it: its video's frame is
