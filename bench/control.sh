@@ -3,14 +3,15 @@
 # control view on HEADLESS-1 and a moving shader on HEADLESS-2:
 #
 #   bench/control.sh switch [ROUNDS]   content switches on HEADLESS-2 over HTTP, in turn a
-#       1920x1080 PNG, a 4032x3024 JPEG (a phone's photo) and a shader (default 10 rounds):
+#       1920x1080 PNG, a 4032x3024 JPEG (a phone's photo), a 1920x1080 H.264 video and a
+#       shader (default 10 rounds):
 #       per kind, the load time (request to decoded and uploaded) and request to the target
 #       of the first frame showing it (status' load_ms and shown_after_ms), and on each
 #       output the refreshes without a frame from each request to 100 ms after it showed
 #       (--landings-json);
-#   bench/control.sh load [SECONDS]    glout's CPU and each output's on-time share, idle and
+#   bench/control.sh load [SECONDS]    glout's CPU and each output's on-time share, idle,
 #       while a client asks 100 times a second (status over one kept-alive connection),
-#       SECONDS each (default 20).
+#       and so with one request in ten a screenshot of HEADLESS-2, SECONDS each (default 20).
 #
 # GLOUT=PATH measures that glout binary instead of the release build.
 set -euo pipefail
@@ -45,6 +46,7 @@ Image.merge('RGB', (noise, Image.linear_gradient('L').resize((1920, 1080)), nois
 noise = Image.effect_noise((4032, 3024), 50)
 Image.merge('RGB', (noise, Image.radial_gradient('L').resize((4032, 3024)), noise.rotate(180))).save(w + '/photo.jpg', quality=92)
 EOF
+ffmpeg -v error -f lavfi -i testsrc2=s=1920x1080:r=30:d=10 -c:v libx264 -g 30 -bf 2 -pix_fmt yuv420p "$work/full-hd.mp4"
 "$glout" run --http 0 --layout independent --content "HEADLESS-2=$work/moving.frag" --landings-json "$work/landings.json" \
   2>"$work/err" &
 pid=$!
@@ -69,7 +71,8 @@ def shown():
     return next(o for o in call('GET', '/status')['outputs'] if o['name'] == 'HEADLESS-2')['content']
 switches = []
 for _ in range(rounds):
-    for kind, file in [('png 1920x1080', 'full-hd.png'), ('jpeg 4032x3024', 'photo.jpg'), ('shader', 'moving.frag')]:
+    for kind, file in [('png 1920x1080', 'full-hd.png'), ('jpeg 4032x3024', 'photo.jpg'), ('h264 1920x1080', 'full-hd.mp4'),
+                       ('shader', 'moving.frag')]:
         before = shown()
         call('PUT', '/outputs/HEADLESS-2/content', {'file': work + '/' + file})
         while True:
@@ -105,16 +108,20 @@ load)
   hz=$(getconf CLK_TCK)
   ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
   on_time() { curl -sf "$base/status" | /usr/bin/python3 -c 'import json,sys; print(" ".join("%s %.2f%%" % (o["name"], o.get("on_time_pct", 0)) for o in json.load(sys.stdin)["outputs"]))'; }
-  for phase in idle "100 requests/s"; do
+  for phase in idle "100 requests/s" "100 requests/s, 1 in 10 a screenshot"; do
     client=
     if [ "$phase" != idle ]; then
-      /usr/bin/python3 - "$base" "$seconds" <<'EOF' &
+      /usr/bin/python3 - "$base" "$seconds" "$phase" <<'EOF' &
 import http.client, sys, time, urllib.parse
 url = urllib.parse.urlparse(sys.argv[1]); end = time.monotonic() + float(sys.argv[2]) + 2
+screenshots = 'screenshot' in sys.argv[3]
 connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
 next_at = time.monotonic()
+n = 0
 while time.monotonic() < end:
-    connection.request('GET', url.path + '/status'); connection.getresponse().read()
+    n += 1
+    path = '/outputs/HEADLESS-2/screenshot' if screenshots and n % 10 == 0 else '/status'
+    connection.request('GET', url.path + path); connection.getresponse().read()
     next_at += 0.01
     time.sleep(max(0, next_at - time.monotonic()))
 EOF
