@@ -98,9 +98,24 @@ for kind in dict.fromkeys(k for k, _ in switches):
     print(f"{kind:16} {len(rows):3} {statistics.median(load):8.1f} /{max(load):7.1f} {statistics.median(shown):10.1f} /{max(shown):8.1f}")
 # Refreshes without a frame on each output, over the whole run and around the switches
 # (a still image rests by design: HEADLESS-2's gaps after an image are not counted).
+def missed(series, start=0, end=float('inf')):
+    return sum(max(0, round((b[1] - a[1]) / period) - 1) for a, b in zip(series, series[1:])
+               if b[0] == a[0] + 1 and start < b[1] <= end)
 for name, series in frames.items():
-    missed = sum(max(0, round((b[1] - a[1]) / period) - 1) for a, b in zip(series, series[1:]) if b[0] == a[0] + 1)
-    print(f"{name}: {len(series)} frames, {missed} refreshes missed between consecutive frames")
+    print(f"{name}: {len(series)} frames, {missed(series)} refreshes missed between consecutive frames")
+# Around each switch: while it loaded (from the request), and from its first frame to
+# 100 ms after.
+targets = dict(frames['HEADLESS-2'])
+for kind in dict.fromkeys(k for k, _ in switches):
+    loading = {name: 0 for name in frames}; after = dict(loading)
+    for k, s in switches:
+        target = targets.get(s['since_frame'])
+        if k != kind or target is None: continue
+        for name, series in frames.items():
+            loading[name] += missed(series, target - s['shown_after_ms'] * 1e6, target - period / 2)
+            after[name] += missed(series, target - period / 2, target + 100e6)
+    print(f"{kind}: refreshes missed while it loaded: " + ", ".join(f"{n} {c}" for n, c in loading.items())
+          + "; from its first frame to 100 ms after: " + ", ".join(f"{n} {c}" for n, c in after.items()))
 EOF
   ;;
 load)

@@ -112,7 +112,7 @@ final class EventHubTests: XCTestCase {
             while EventHubTests.next(another) != nil {}
             ended.signal()
         }.start()
-        hub.close()
+        hub.close(waiting: 0)
         XCTAssertEqual(ended.wait(timeout: .now() + 10), .success, "the waiting reader ended")
         XCTAssertNil(hub.subscribe(missedThreshold: 1), "no stream after the hub closed")
     }

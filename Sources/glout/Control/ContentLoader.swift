@@ -75,14 +75,27 @@ struct ContentLoader: Sendable {
             rendering = ContentRendering(try piece(file), scaleMode: scaleMode, videoSync: videoSync)
         }
         try start(rendering.videos)
-        // The first item's first frame decoded before the switch: its first refresh shows it.
         if let video = rendering.pieces[0].video {
-            let token = NSObject()
-            _ = video.picture(for: rendering.videoFrame(piece: 0, local: 0, pass: 0), consumer: ObjectIdentifier(token),
-                              now: MonotonicInstant.now.nanoseconds, waiting: 5)
-            video.forget(ObjectIdentifier(token))
+            try preload(video, from: rendering.videoFrame(piece: 0, local: 0, pass: 0))
         }
         return rendering
+    }
+
+    /// The first frames of the first item's video decoded and uploaded into its textures
+    /// before the switch, each in a short turn of the shared context: the outputs' first
+    /// refreshes of it find them there, as they would a frame another output uploaded
+    /// (allocating and filling a video's textures on a render thread cost a refresh).
+    private func preload(_ video: VideoSource, from first: Int) throws {
+        let token = NSObject()
+        let reader = ObjectIdentifier(token)
+        defer { video.forget(reader) }
+        for number in first..<first + min(video.textures.capacity, video.timeline.count) {
+            let (picture, late) = video.picture(for: number, consumer: reader, now: MonotonicInstant.now.nanoseconds, waiting: 5)
+            guard let picture, !late else { return }
+            try graphics.withSharedContext(deadline: SharedTexture.yielding) {
+                video.textures.finishedReading(video.textures.bind(picture, reader: reader), reader: reader)
+            }
+        }
     }
 
     /// Content loaded for a request that was then refused: its videos' decoders stop.

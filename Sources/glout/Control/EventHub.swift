@@ -88,14 +88,21 @@ final class EventHub: @unchecked Sendable {
     }
 
     fileprivate func unsubscribe(_ key: Int) {
-        condition.withLock { _ = subscribers.removeValue(forKey: key) }
+        condition.withLock {
+            subscribers.removeValue(forKey: key)
+            condition.broadcast()
+        }
     }
 
-    /// Ends every stream and takes no more (glout stopping).
-    func close() {
+    /// Ends every stream and takes no more (glout stopping), then waits up to `seconds`
+    /// for the streams to be gone: each response sent whole, before the server closes
+    /// their connections.
+    func close(waiting seconds: Double = 1) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
         condition.withLock {
             closed = true
             condition.broadcast()
+            while !subscribers.isEmpty, condition.wait(until: deadline) {}
         }
     }
 

@@ -40,7 +40,7 @@ final class SharedTexture: Sendable {
     private static let bandBytes = 1 << 20
 
     /// The turn's deadline: after every frame due in the next 50 ms.
-    private static var yielding: MonotonicInstant { MonotonicInstant(nanoseconds: MonotonicInstant.now.nanoseconds + 50_000_000) }
+    static var yielding: MonotonicInstant { MonotonicInstant(nanoseconds: MonotonicInstant.now.nanoseconds + 50_000_000) }
 
     deinit { graveyard.bury(name) }
 }
