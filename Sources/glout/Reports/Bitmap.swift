@@ -109,16 +109,26 @@ struct Bitmap {
         image.width = UInt32(width)
         image.height = UInt32(height)
         image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+        // Speed over size: a screenshot is asked while glout draws.
+        image.flags = UInt32(PNG_IMAGE_FLAG_FAST)
         let stride = Int32(width * 4) * (bottomUp ? -1 : 1)
-        var size = 0
+        // Compressed once, into room for the most it can take (png.h's
+        // PNG_IMAGE_PNG_SIZE_MAX, which Swift does not import); where a zlib wrote more,
+        // libpng says how much, and it is written again.
+        let raw = height * (width * 4 + 1)
+        let compressed = raw + (raw + 7) / 8 + (raw + 63) / 64 + 11
+        var size = 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192 + 1) + compressed
         var data: [UInt8] = []
-        let ok = pixels.withUnsafeBytes { bytes -> Int32 in
-            // The size first, then the bytes.
-            guard png_image_write_to_memory(&image, nil, &size, 0, bytes.baseAddress, stride, nil) != 0 else { return 0 }
+        var ok: Int32 = 0
+        for _ in 0..<2 where ok == 0 {
             data = [UInt8](repeating: 0, count: size)
-            return data.withUnsafeMutableBytes { out in
-                png_image_write_to_memory(&image, out.baseAddress, &size, 0, bytes.baseAddress, stride, nil)
+            let room = size
+            ok = pixels.withUnsafeBytes { bytes in
+                data.withUnsafeMutableBytes { out in
+                    png_image_write_to_memory(&image, out.baseAddress, &size, 0, bytes.baseAddress, stride, nil)
+                }
             }
+            if ok == 0 && size <= room { break }
         }
         guard ok != 0 else {
             let message = withUnsafeBytes(of: image.message) { raw in
