@@ -154,13 +154,16 @@ final class OSCServer: @unchecked Sendable {
                 arguments.append(.other(Character(UnicodeScalar(tag))))
                 continue
             }
+            // Each argument's own bytes, as liblo allocated them (4 for i and f): reading
+            // the whole lo_arg union (8 bytes) would read past a 4-byte one.
+            let raw = UnsafeRawPointer(value)
             switch tag {
             case UInt8(ascii: "s"), UInt8(ascii: "S"):
-                arguments.append(.string(String(cString: UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))))
-            case UInt8(ascii: "i"): arguments.append(.integer(Int64(value.pointee.i)))
-            case UInt8(ascii: "h"): arguments.append(.integer(value.pointee.h))
-            case UInt8(ascii: "f"): arguments.append(.real(Double(value.pointee.f)))
-            case UInt8(ascii: "d"): arguments.append(.double(value.pointee.d))
+                arguments.append(.string(String(cString: raw.assumingMemoryBound(to: CChar.self))))
+            case UInt8(ascii: "i"): arguments.append(.integer(Int64(raw.loadUnaligned(as: Int32.self))))
+            case UInt8(ascii: "h"): arguments.append(.integer(raw.loadUnaligned(as: Int64.self)))
+            case UInt8(ascii: "f"): arguments.append(.real(Double(raw.loadUnaligned(as: Float.self))))
+            case UInt8(ascii: "d"): arguments.append(.double(raw.loadUnaligned(as: Double.self)))
             default: arguments.append(.other(Character(UnicodeScalar(tag))))
             }
         }
