@@ -9,9 +9,10 @@
 #       of the first frame showing it (status' load_ms and shown_after_ms), and on each
 #       output the refreshes without a frame from each request to 100 ms after it showed
 #       (--landings-json);
-#   bench/control.sh load [SECONDS]    glout's CPU and each output's on-time share, idle,
-#       while a client asks 100 times a second (status over one kept-alive connection),
-#       and so with one request in ten a screenshot of HEADLESS-2, SECONDS each (default 20).
+#   bench/control.sh load [SECONDS]    glout's CPU and each output's on-time share while a
+#       client asks 100 times a second (status over one kept-alive connection), and so
+#       with one request in ten a screenshot of HEADLESS-2, each against the idle phases
+#       before and after it, SECONDS each (default 20).
 #
 # GLOUT=PATH measures that glout binary instead of the release build.
 set -euo pipefail
@@ -123,7 +124,10 @@ load)
   hz=$(getconf CLK_TCK)
   ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
   on_time() { curl -sf "$base/status" | /usr/bin/python3 -c 'import json,sys; print(" ".join("%s %.2f%%" % (o["name"], o.get("on_time_pct", 0)) for o in json.load(sys.stdin)["outputs"]))'; }
-  for phase in idle "100 requests/s" "100 requests/s, 1 in 10 a screenshot"; do
+  # Idle between the loaded phases: each loaded phase is set against the mean of the
+  # idle ones beside it (glout's idle CPU drifts by a few points over a minute).
+  idle=()
+  for phase in idle "100 requests/s" idle "100 requests/s, 1 in 10 a screenshot" idle; do
     client=
     if [ "$phase" != idle ]; then
       /usr/bin/python3 - "$base" "$seconds" "$phase" <<'EOF' &
@@ -144,8 +148,15 @@ EOF
       sleep 1
     fi
     start=$(ticks); sleep "$seconds"; end=$(ticks)
-    echo "$phase: glout $(awk -v t=$((end - start)) -v hz="$hz" -v s="$seconds" 'BEGIN {printf "%.1f", t / hz / s * 100}')% of a core; on time (last 10 s): $(on_time)"
+    share=$(awk -v t=$((end - start)) -v hz="$hz" -v s="$seconds" 'BEGIN {printf "%.1f", t / hz / s * 100}')
+    echo "$phase: glout $share% of a core; on time (last 10 s): $(on_time)"
+    if [ "$phase" = idle ]; then idle+=("$share"); else loaded+=("$phase=$share"); fi
     [ -n "$client" ] && wait "$client"
+  done
+  for i in 0 1; do
+    entry=${loaded[$i]}
+    awk -v name="${entry%=*}" -v load="${entry##*=}" -v a="${idle[$i]}" -v b="${idle[$((i + 1))]}" \
+      'BEGIN {printf "%s: +%.1f points of a core over the idle beside it\n", name, load - (a + b) / 2}'
   done
   ;;
 *)

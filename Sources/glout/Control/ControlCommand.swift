@@ -57,8 +57,7 @@ struct ControlReply: Sendable {
 
     /// A JSON body made of `value`.
     static func json(_ value: Any, status: Int = 200) -> ControlReply {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return ControlReply(status: status, body: Array(data) + [10])
+        ControlReply(status: status, body: JSONText.encode(value) + [10])
     }
 
     /// A JSON body already encoded.

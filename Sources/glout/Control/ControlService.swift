@@ -268,9 +268,10 @@ final class ControlService {
                                         "view": "\(SceneRenderer.view(of: output.name, state: state))",
                                         "refresh_mhz": output.currentMode?.refreshMilliHertz ?? 0]
             if let window = stage.display.windows[output.id] {
-                // Worked out again at most ten times a second: a client polling fast
-                // costs the session's thread little.
-                if let cached = pacingCache[output.id], (now - cached.at).inSeconds < 0.1 {
+                // Worked out again at most once a second (of a 10 s window): each time
+                // copies the output's frame log, which its render thread then copies again
+                // at its next frame; ten times a second that cost 7% of a core.
+                if let cached = pacingCache[output.id], (now - cached.at).inSeconds < 1 {
                     entry.merge(cached.entry) { _, new in new }
                 } else {
                     var pacingEntry: [String: Any] = [:]

@@ -131,10 +131,7 @@ final class EventHub: @unchecked Sendable {
 
     /// One line of JSON.
     static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{}"
-        }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: JSONText.encode(object), as: UTF8.self)
     }
 
     /// An event as the stream writes it (JSON holds no line break: one `data:` line).
