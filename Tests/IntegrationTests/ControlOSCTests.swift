@@ -6,11 +6,9 @@ import XCTest
 /// as a show controller would, every message is answered to its sender, malformed packets
 /// by the thousand change nothing, and --osc-allow keeps other senders out.
 final class ControlOSCTests: SharedSwayTestCase {
-    /// A UDP client in Python that sends an OSC message (`PORT PATH [s:TEXT|i:N]...`, or
-    /// `PORT raw HEX`), again each second until it is answered (for at most 30 s), and
-    /// prints the answer as JSON: [address, request's address, status, body].
-    private static let client = """
-        import json, socket, struct, sys
+    /// OSC messages of s and i arguments, made and read (Python).
+    private static let codec = """
+        import json, socket, struct, sys, time
         def pad(b): return b + b'\\0' * (4 - len(b) % 4)
         def message(path, args):
             tags, data = ',', b''
@@ -28,6 +26,13 @@ final class ControlOSCTests: SharedSwayTestCase {
                 else:
                     end = data.index(b'\\0', pos); values.append(data[pos:end].decode()); pos = (end // 4 + 1) * 4
             return data[:path_end].decode(), values
+
+        """
+
+    /// A UDP client in Python that sends an OSC message (`PORT PATH [s:TEXT|i:N]...`, or
+    /// `PORT raw HEX`), again each second until it is answered (for at most 30 s), and
+    /// prints the answer as JSON: [address, request's address, status, body].
+    private static let client = codec + """
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s.settimeout(1)
         port = int(sys.argv[1])
@@ -42,6 +47,26 @@ final class ControlOSCTests: SharedSwayTestCase {
                 continue
         address, values = reply(data)
         print(json.dumps([address] + values))
+        """
+
+    /// Asks /glout/events ,i SECONDS [EXTRA...] from its own port and prints, one JSON line
+    /// each, every datagram that comes back (the answer, then the events) for SECONDS.
+    private static let listener = codec + """
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.settimeout(0.5)
+        port, seconds = int(sys.argv[1]), int(sys.argv[2])
+        ask = message('/glout/events', ['i:' + sys.argv[2]] + sys.argv[3:])
+        end = time.monotonic() + seconds
+        answered = False
+        while time.monotonic() < end:
+            if not answered: s.sendto(ask, ('127.0.0.1', port))
+            try:
+                data = s.recv(65536)
+            except socket.timeout:
+                continue
+            address, values = reply(data)
+            answered = answered or address == '/glout/reply'
+            print(json.dumps([address] + values), flush=True)
         """
 
     /// glout with --osc 0 and --http 0, and both ports from its log.
@@ -136,6 +161,42 @@ final class ControlOSCTests: SharedSwayTestCase {
         glout.signal(SIGTERM)
         let finished = glout.wait()
         XCTAssertEqual(finished.status, 0, finished.stderr)
+    }
+
+    /// /glout/events: a sender that asks gets the event stream's events at its own port as
+    /// /glout/event ,ss (name, JSON); one whose threshold is higher gets no refreshes-missed.
+    func test_aSenderThatAsksGetsTheEvents() throws {
+        let red = folder.appendingPathComponent("red.png").path
+        try Bitmap(width: 16, height: 16, background: .init(255, 0, 0)).writePNG(to: red)
+        // HEADLESS-1 stalled: its refreshes are missed every second.
+        let (glout, port, _) = try start(["--layout", "independent", "--stall", "HEADLESS-1=40"])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        let every = try Child("/usr/bin/python3", ["-c", ControlOSCTests.listener, "\(port)", "60"])
+        let fewer = try Child("/usr/bin/python3", ["-c", ControlOSCTests.listener, "\(port)", "60", "i:1000000"])
+        func lines(_ child: Child) -> [[Any]] {
+            child.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any] }
+        }
+        func events(_ child: Child, _ name: String) -> [[String: Any]] {
+            lines(child).filter { $0.first as? String == "/glout/event" && $0.count == 3 && $0[1] as? String == name }
+                .compactMap { (try? JSONSerialization.jsonObject(with: Data(($0[2] as? String ?? "").utf8))) as? [String: Any] }
+        }
+        try waitUntil("both listeners are answered: \(every.stdout) \(fewer.stdout) \(every.stderr)") {
+            [every, fewer].allSatisfy { child in lines(child).contains { $0.first as? String == "/glout/reply" && $0[2] as? Int == 200 } }
+        }
+        try oscsend(port, "/glout/outputs/HEADLESS-2/content", "s", red)
+        try waitUntil("content-started reaches both: \(every.stdout.suffix(2000))") {
+            [every, fewer].allSatisfy { events($0, "content-started").contains { $0["file"] as? String == red } }
+        }
+        try waitUntil("refreshes-missed on HEADLESS-1 reaches the first") {
+            events(every, "refreshes-missed").contains { $0["output"] as? String == "HEADLESS-1" }
+        }
+        XCTAssertTrue(events(fewer, "refreshes-missed").isEmpty, fewer.stdout)
+        XCTAssertEqual(try ask(port, ["/glout/events", "s:forever"]).status, 400)
+
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        for child in [every, fewer] { child.signal(SIGTERM) }
     }
 
     /// A fuzzer's worth of packets: random bytes, valid messages with bytes flipped, cut

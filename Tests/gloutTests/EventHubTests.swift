@@ -45,9 +45,30 @@ final class EventHubTests: XCTestCase {
         XCTAssertThrowsError(try ControlRoutes.command(method: "POST", path: "/api/v1/events", body: [])) {
             XCTAssertEqual(($0 as? ControlError)?.status, 405)
         }
-        XCTAssertThrowsError(try OSCRoutes.command(path: "/glout/events", arguments: [])) {
-            XCTAssertEqual(($0 as? ControlError)?.status, 404)
+    }
+
+    func test_anOSCSubscriptionIsSecondsAndAThreshold() throws {
+        XCTAssertNil(try OSCRoutes.subscription(path: "/glout/status", arguments: []))
+        XCTAssertEqual(try OSCRoutes.subscription(path: "/glout/events", arguments: [.integer(30)])?.seconds, 30)
+        XCTAssertEqual(try OSCRoutes.subscription(path: "/glout/events", arguments: [.integer(30)])?.missedThreshold, 1)
+        XCTAssertEqual(try OSCRoutes.subscription(path: "/glout/events", arguments: [.integer(0)])?.seconds, 0)
+        XCTAssertEqual(try OSCRoutes.subscription(path: "/glout/events", arguments: [.integer(5), .integer(12)])?.missedThreshold, 12)
+        for bad: [OSCArgument] in [[], [.integer(-1)], [.integer(3601)], [.string("30")], [.real(30)], [.integer(5), .integer(0)],
+                                   [.integer(1), .integer(2), .integer(3)]] {
+            XCTAssertThrowsError(try OSCRoutes.subscription(path: "/glout/events", arguments: bad), "\(bad)") {
+                XCTAssertEqual(($0 as? ControlError)?.status, 400)
+            }
         }
+    }
+
+    func test_anEventGoesOverOSCAsItsNameAndJSON() throws {
+        let event = EventHub.Event(id: 7, name: "content-started", data: #"{"file":"a.png","output":"DP-1"}"#)
+        let datagram = OSCSubscriptions.encode(event)
+        let message = try OSCServer.decode(datagram[...])
+        XCTAssertEqual(message.path, "/glout/event")
+        XCTAssertEqual(message.arguments, [.string("content-started"), .string(#"{"file":"a.png","output":"DP-1"}"#)])
+        let huge = EventHub.Event(id: 8, name: "warning", data: String(repeating: "x", count: 70_000))
+        XCTAssertEqual(OSCSubscriptions.encode(huge), [], "more than a datagram holds is not sent")
     }
 
     func test_aStreamBeginsThenCarriesEachEventInOrderWithItsTime() throws {

@@ -41,6 +41,9 @@ package final class Graphics: @unchecked Sendable {
     package let serializesGL: Bool
     /// The lock of ``serialized(deadline:_:)``: turns by earliest deadline.
     private let glLock = DeadlineLock()
+    /// Held while a thread has the shared context current: EGL lets one thread at a time
+    /// have a context (EGL_BAD_ACCESS), whether or not the windows take turns at GL.
+    private let sharedContextUse = Locked(())
 
     /// eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR), eglInitialize, eglChooseConfig
     /// (8-bit RGB, opaque, GLES 3) and eglCreateContext for the shared context.
@@ -129,8 +132,12 @@ package final class Graphics: @unchecked Sendable {
     /// Runs `body` with the shared context current on the calling thread and no surface
     /// (EGL_KHR_surfaceless_context), then releases it. Use it to build GL objects every
     /// output shares (shader programs, textures). Where windows take turns at GL, it takes
-    /// one too, by `deadline` (nil: now).
+    /// one too, by `deadline` (nil: now). One thread at a time.
     package func withSharedContext<T>(deadline: MonotonicInstant? = nil, _ body: () throws -> T) throws -> T {
+        try sharedContextUse.withLock { _ in try sharedContext(deadline: deadline, body) }
+    }
+
+    private func sharedContext<T>(deadline: MonotonicInstant?, _ body: () throws -> T) throws -> T {
         try serialized(deadline: deadline) {
             guard eglMakeCurrent(display, nil, nil, sharedContext) == EGL_TRUE else {
                 throw EGLError("eglMakeCurrent (shared context, no surface)")

@@ -74,12 +74,25 @@ struct ContentLoader: Sendable {
         } else {
             rendering = ContentRendering(try piece(file), scaleMode: scaleMode, videoSync: videoSync)
         }
+        guard rendering.videos.count <= ContentLoader.videosPerFile else {
+            throw ControlError(422, "\(ControlRoutes.quoted(path)): \(rendering.videos.count) videos to decode at once; the API "
+                               + "plays at most \(ContentLoader.videosPerFile) from one file")
+        }
         try start(rendering.videos)
-        if let video = rendering.pieces[0].video {
-            try preload(video, from: rendering.videoFrame(piece: 0, local: 0, pass: 0))
+        do {
+            if let video = rendering.pieces[0].video {
+                try preload(video, from: rendering.videoFrame(piece: 0, local: 0, pass: 0))
+            }
+        } catch {
+            discard([rendering])
+            throw error
         }
         return rendering
     }
+
+    /// The most videos one file given to the API (a playlist) may decode: each is a
+    /// decoding thread and up to 96 MB of frames.
+    static let videosPerFile = 16
 
     /// The first frames of the first item's video decoded and uploaded into its textures
     /// before the switch, each in a short turn of the shared context: the outputs' first
@@ -88,12 +101,16 @@ struct ContentLoader: Sendable {
     private func preload(_ video: VideoSource, from first: Int) throws {
         let token = NSObject()
         let reader = ObjectIdentifier(token)
-        defer { video.forget(reader) }
-        for number in first..<first + min(video.textures.capacity, video.timeline.count) {
-            let (picture, late) = video.picture(for: number, consumer: reader, now: MonotonicInstant.now.nanoseconds, waiting: 5)
-            guard let picture, !late else { return }
-            try graphics.withSharedContext(deadline: SharedTexture.yielding) {
-                video.textures.finishedReading(video.textures.bind(picture, reader: reader), reader: reader)
+        // The token lives through the loop: its identity is the reader's, not to be reused.
+        try withExtendedLifetime(token) {
+            defer { video.forget(reader) }
+            for number in first..<first + min(video.textures.capacity, video.timeline.count) {
+                let (picture, late) = video.picture(for: number, consumer: reader, now: MonotonicInstant.now.nanoseconds,
+                                                    waiting: 5)
+                guard let picture, !late else { return }
+                try graphics.withSharedContext(deadline: SharedTexture.yielding) {
+                    video.textures.finishedReading(video.textures.bind(picture, reader: reader), reader: reader)
+                }
             }
         }
     }

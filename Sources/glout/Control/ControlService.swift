@@ -51,7 +51,7 @@ final class ControlService {
                 log.info("control API on http://\(address)/api/v1/" + (token == nil ? "" : " (bearer token)") + files)
             }
             if var address = options.osc {
-                let osc = try OSCServer(address: address, allowed: options.oscAllow, log: log) { message in
+                let osc = try OSCServer(address: address, allowed: options.oscAllow, events: stage.events, log: log) { message in
                     do throws(ControlError) {
                         return commands.run(try OSCRoutes.command(path: message.path, arguments: message.arguments))
                     } catch {

@@ -9,9 +9,12 @@ import WaylandOutputs
 final class EventHub: @unchecked Sendable {
     /// One event: its number (the stream's `id:`, in the order published), name and JSON.
     struct Event: Sendable, Equatable {
+        /// 0: not numbered (events-dropped, which a stream makes of its own).
         var id: UInt64
         var name: String
         var data: String
+        /// For refreshes-missed, the refreshes it counts (0 for the others).
+        var missed = 0
     }
 
     /// Streams open at once, at most: each holds a connection and its thread.
@@ -58,7 +61,7 @@ final class EventHub: @unchecked Sendable {
             guard !closed else { return }
             nextID += 1
             for key in subscribers.keys where missed == 0 || missed >= subscribers[key]!.missedThreshold {
-                subscribers[key]!.events.append(Event(id: nextID, name: name, data: text))
+                subscribers[key]!.events.append(Event(id: nextID, name: name, data: text, missed: missed))
                 if subscribers[key]!.events.count > EventHub.queueLimit {
                     subscribers[key]!.events.removeFirst()
                     subscribers[key]!.dropped += 1
@@ -96,8 +99,8 @@ final class EventHub: @unchecked Sendable {
 
     /// Ends every stream and takes no more (glout stopping), then waits up to `seconds`
     /// for the streams to be gone: each response sent whole, before the server closes
-    /// their connections.
-    func close(waiting seconds: Double = 1) {
+    /// their connections (a client that reads nothing holds its stream that long).
+    func close(waiting seconds: Double = 5) {
         let deadline = Date(timeIntervalSinceNow: seconds)
         condition.withLock {
             closed = true
@@ -136,7 +139,7 @@ final class EventHub: @unchecked Sendable {
 
     /// An event as the stream writes it (JSON holds no line break: one `data:` line).
     static func text(of event: Event) -> String {
-        "id: \(event.id)\nevent: \(event.name)\ndata: \(event.data)\n\n"
+        (event.id == 0 ? "" : "id: \(event.id)\n") + "event: \(event.name)\ndata: \(event.data)\n\n"
     }
 }
 
@@ -156,15 +159,23 @@ final class EventStream: @unchecked Sendable {
 
     deinit { hub.unsubscribe(key) }
 
+    /// The stream's next events, waiting up to `seconds` for one (none: none came); nil
+    /// once the hub has closed. Events lost to a full queue come first as one
+    /// events-dropped event.
+    func next(waiting seconds: Double) -> [EventHub.Event]? {
+        guard let (events, dropped) = hub.take(key, waiting: seconds) else { return nil }
+        guard dropped > 0 else { return events }
+        let data = EventHub.encode(["dropped": dropped, "at": RealtimeClock.seconds(at: .now)])
+        return [EventHub.Event(id: 0, name: "events-dropped", data: data)] + events
+    }
+
     /// Fills `buffer` with up to `capacity` bytes of the stream, waiting for events (a
     /// comment line every ``EventHub/keepAliveSeconds`` without one); nil when it ends.
     /// Never returns 0 bytes: libmicrohttpd would ask again at once, a busy loop.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         while sent == pending.count {
-            guard let (events, dropped) = hub.take(key, waiting: 1) else { return nil }
-            var text = dropped > 0
-                ? "event: events-dropped\ndata: " + EventHub.encode(["dropped": dropped, "at": RealtimeClock.seconds(at: .now)]) + "\n\n"
-                : ""
+            guard let events = next(waiting: 1) else { return nil }
+            var text = ""
             for event in events { text += EventHub.text(of: event) }
             if text.isEmpty, (MonotonicInstant.now - lastWrite).inSeconds >= EventHub.keepAliveSeconds {
                 text = ": keep-alive\n\n"

@@ -29,11 +29,29 @@ enum OSCRoutes {
     /// Every address, for errors and documents.
     static let addresses = ["/glout/outputs", "/glout/status", "/glout/content", "/glout/outputs/NAME/content",
                             "/glout/layout", "/glout/primary", "/glout/identify", "/glout/cue", "/glout/cues",
-                            "/glout/cues/cancel"]
+                            "/glout/cues/cancel", "/glout/events"]
 
     /// Where every answer goes, to the sender: the request's address, the HTTP status
     /// and the JSON body (the HTTP API's).
     static let replyAddress = "/glout/reply"
+
+    /// /glout/events ,i SECONDS or ,ii SECONDS MISSED: the sender gets the events for that
+    /// long (0 to 3600 s; 0: no more), refreshes-missed only for MISSED refreshes or more
+    /// (default 1). Nil for any other address; an error for other arguments.
+    static func subscription(path: String, arguments: [OSCArgument]) throws(ControlError) -> (seconds: Int, missedThreshold: Int)? {
+        guard path == prefix + "/events" else { return nil }
+        let shape = "/glout/events takes ,i SECONDS (0 to \(OSCSubscriptions.longest)) or ,ii SECONDS MISSED (1 to 1000000)"
+        var values: [Int64] = []
+        for argument in arguments {
+            guard case .integer(let value) = argument else { throw ControlError(400, shape) }
+            values.append(value)
+        }
+        guard (1...2).contains(values.count), (0...Int64(OSCSubscriptions.longest)).contains(values[0]),
+              values.count == 1 || (1...1_000_000).contains(values[1]) else {
+            throw ControlError(400, shape)
+        }
+        return (Int(values[0]), values.count == 2 ? Int(values[1]) : 1)
+    }
 
     /// The command of a message, or why it is refused (404 no such address, 400 arguments
     /// that are not the address's).
@@ -67,8 +85,6 @@ enum OSCRoutes {
                 return .setContent(output: values[0], file: values[1])
             }
             return .setContent(output: nil, file: try take(1, ",s (FILE) or ,ss (OUTPUT FILE)")[0])
-        case ["", "glout", "events"]:
-            throw ControlError(404, "\(ControlRoutes.quoted(path)): events are a stream; GET /api/v1/events over HTTP")
         case let parts where parts.count == 5 && parts[0].isEmpty && parts[1] == "glout" && parts[2] == "outputs"
             && parts[4] == "screenshot" && !parts[3].isEmpty:
             throw ControlError(404, "\(ControlRoutes.quoted(path)): a screenshot does not fit a datagram; "

@@ -22,6 +22,8 @@ final class OSCServer: @unchecked Sendable {
     private let allowed: [AddressPrefix]
     private let log: Log
     private let handler: @Sendable (Message) -> ControlReply
+    /// The senders that asked for events.
+    private let subscriptions: OSCSubscriptions
     /// Written to stop the reader; the reader signals `finished` as it ends.
     private var wake: (read: Int32, write: Int32) = (-1, -1)
     private let finished = DispatchSemaphore(value: 0)
@@ -30,9 +32,11 @@ final class OSCServer: @unchecked Sendable {
     private var refused: Set<[UInt8]> = []
 
     /// Binds `address` and starts reading; throws when it cannot (the port taken, say).
-    init(address: ListenAddress, allowed: [AddressPrefix], log: Log, handler: @escaping @Sendable (Message) -> ControlReply) throws {
+    init(address: ListenAddress, allowed: [AddressPrefix], events: EventHub, log: Log,
+         handler: @escaping @Sendable (Message) -> ControlReply) throws {
         let bound = try address.bind(.datagram, for: "--osc")
         (self.address, port, socket, self.allowed, self.log, self.handler) = (address, bound.port, bound.descriptor, allowed, log, handler)
+        subscriptions = OSCSubscriptions(hub: events, socket: bound.descriptor)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             close(socket)
@@ -59,13 +63,14 @@ final class OSCServer: @unchecked Sendable {
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
         finished.wait()
+        subscriptions.stop()
         close(wake.read)
         close(wake.write)
         close(socket)
     }
 
     /// The largest datagram UDP carries.
-    private static let datagramLimit = 65507
+    static let datagramLimit = 65507
 
     private func read() {
         var buffer = [UInt8](repeating: 0, count: OSCServer.datagramLimit + 1)
@@ -89,7 +94,7 @@ final class OSCServer: @unchecked Sendable {
             guard count >= 0 else { continue }
             let from = Sender(sender, length: length)
             guard isAllowed(from) else { continue }
-            for (path, reply) in answers(to: buffer[0..<count]) {
+            for (path, reply) in answers(to: buffer[0..<count], from: from) {
                 send(reply, for: path, to: from)
             }
         }
@@ -107,7 +112,7 @@ final class OSCServer: @unchecked Sendable {
 
     /// The answer to each message of a packet, with the message's address; one answer
     /// to a packet that is not OSC.
-    private func answers(to packet: ArraySlice<UInt8>) -> [(String, ControlReply)] {
+    private func answers(to packet: ArraySlice<UInt8>, from sender: Sender) -> [(String, ControlReply)] {
         let messages: [ArraySlice<UInt8>]
         do throws(ControlError) {
             messages = try OSCPacket.messages(in: packet)
@@ -117,6 +122,10 @@ final class OSCServer: @unchecked Sendable {
         return messages.map { bytes in
             do throws(ControlError) {
                 let message = try OSCServer.decode(bytes)
+                if let asked = try OSCRoutes.subscription(path: message.path, arguments: message.arguments) {
+                    return (message.path, subscriptions.subscribe(sender, seconds: asked.seconds,
+                                                                  missedThreshold: asked.missedThreshold))
+                }
                 return (message.path, handler(message))
             } catch {
                 return ("", .error(error))
@@ -204,7 +213,7 @@ final class OSCServer: @unchecked Sendable {
     }
 
     /// Where a datagram came from.
-    private struct Sender: CustomStringConvertible {
+    struct Sender: CustomStringConvertible {
         var storage: sockaddr_storage
         var length: socklen_t
         /// The address's bytes: 4 (IPv4) or 16 (IPv6).
@@ -220,6 +229,12 @@ final class OSCServer: @unchecked Sendable {
                 default: []
                 }
             }
+        }
+
+        /// The address and port, as bytes: one sender, whatever else its datagrams say.
+        var key: [UInt8] {
+            var copy = storage
+            return withUnsafeBytes(of: &copy) { Array($0.prefix(Int(length))) }
         }
 
         var description: String {
