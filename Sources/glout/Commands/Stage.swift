@@ -170,11 +170,8 @@ final class Stage {
         { videos in
             group.enter()
             Thread {
-                for video in videos {
-                    video.stop()
-                    telemetry.forget(video: video)
-                }
-                _ = try? graphics.withSharedContext { for video in videos { video.textures.delete() } }
+                VideoSource.release(videos, graphics: graphics)
+                for video in videos { telemetry.forget(video: video) }
                 group.leave()
             }.start()
         }

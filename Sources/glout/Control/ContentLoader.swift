@@ -117,10 +117,7 @@ struct ContentLoader: Sendable {
 
     /// Content loaded for a request that was then refused: its videos' decoders stop.
     func discard(_ renderings: [ContentRendering]) {
-        let videos = renderings.flatMap(\.videos)
-        guard !videos.isEmpty else { return }
-        for video in videos { video.stop() }
-        _ = try? graphics.withSharedContext { for video in videos { video.textures.delete() } }
+        VideoSource.release(renderings.flatMap(\.videos), graphics: graphics)
     }
 
     /// A playlist's items stay under the content root too.
@@ -157,6 +154,7 @@ struct ContentLoader: Sendable {
     private func start(_ videos: [VideoSource]) throws {
         guard !videos.isEmpty else { return }
         let (conversion, log) = (conversion, log)
+        let failure = Locked<String?>(nil)
         let reply = bridge.call {
             var started: [VideoSource] = []
             do {
@@ -166,15 +164,17 @@ struct ContentLoader: Sendable {
                     log.info("control: \(Log.printable(video.path)): \(video.codecName) video, \(video.width)x\(video.height), "
                              + "\(video.timeline.count) frames, decoded " + (video.decodesWithVAAPI ? "by VA-API" : "in software"))
                 }
-                return .json([:])
             } catch {
                 for video in started { video.stop() }
-                return .error(ControlError(500, GloutError(error).message))
+                failure.withLock { $0 = GloutError(error).message }
             }
+            return .json([:])
         }
+        if let message = failure.withLock({ $0 }) { throw ControlError(500, message) }
+        // The bridge's own refusal (glout stopping, or its session thread held up): the
+        // work never ran, so no decoder started.
         guard reply.status == 200 else {
-            let error = (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: [String: Any]]
-            throw ControlError(reply.status, error?["error"]?["message"] as? String ?? "the video's decoder did not start")
+            throw ControlError(reply.status, "the video's decoder was not started: glout is stopping or its session thread is held up")
         }
     }
 }

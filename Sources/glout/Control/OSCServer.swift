@@ -187,14 +187,7 @@ final class OSCServer: @unchecked Sendable {
             datagram = OSCServer.encode(.error(ControlError(413, "the answer (\(datagram.count) bytes) is too long for "
                                                             + "a datagram; ask over HTTP")), for: path)
         }
-        var address = sender.storage
-        _ = datagram.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(socket, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, sender.length)
-                }
-            }
-        }
+        sender.send(datagram, on: socket)
     }
 
     /// /glout/reply ,sis as bytes, by liblo.
@@ -227,6 +220,18 @@ final class OSCServer: @unchecked Sendable {
                 case AF_INET: withUnsafeBytes(of: raw.load(as: sockaddr_in.self).sin_addr) { Array($0) }
                 case AF_INET6: withUnsafeBytes(of: raw.load(as: sockaddr_in6.self).sin6_addr) { Array($0) }
                 default: []
+                }
+            }
+        }
+
+        /// Sends `datagram` to it from `socket`, without waiting (a full buffer drops it).
+        func send(_ datagram: [UInt8], on socket: Int32) {
+            var address = storage
+            _ = datagram.withUnsafeBytes { bytes in
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(socket, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, length)
+                    }
                 }
             }
         }

@@ -102,18 +102,7 @@ final class OSCSubscriptions: @unchecked Sendable {
                 let datagram = OSCSubscriptions.encode(event)
                 guard !datagram.isEmpty else { continue }
                 for listener in listeners where event.missed == 0 || event.missed >= listener.missedThreshold {
-                    send(datagram, to: listener.sender)
-                }
-            }
-        }
-    }
-
-    private func send(_ datagram: [UInt8], to sender: OSCServer.Sender) {
-        var address = sender.storage
-        _ = datagram.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(socket, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, sender.length)
+                    listener.sender.send(datagram, on: socket)
                 }
             }
         }

@@ -133,6 +133,14 @@ final class VideoSource: @unchecked Sendable {
         running = false
     }
 
+    /// Stops each video's decoding thread, then deletes its textures in the shared
+    /// context: for videos no window draws any more.
+    static func release(_ videos: [VideoSource], graphics: Graphics) {
+        guard !videos.isEmpty else { return }
+        for video in videos { video.stop() }
+        _ = try? graphics.withSharedContext { for video in videos { video.textures.delete() } }
+    }
+
     private func locked<T>(_ body: () -> T) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
