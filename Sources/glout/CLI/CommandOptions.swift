@@ -119,6 +119,11 @@ struct RunOptions: Equatable, Sendable {
     /// --content: a file shown instead of the content view, per output name ("" for
     /// every output not named).
     var contents: [String: String] = [:]
+    /// --show: a show file, which every output plays instead of the views; --play-log: its
+    /// proof of play, rotated past --play-log-size MiB.
+    var show: String?
+    var playLog: String?
+    var playLogSize = 16
     /// --scene pacing: a white flash every this many refreshes (0: none).
     var flashEvery = 60
     var bezels: [String: BezelRequest] = [:]

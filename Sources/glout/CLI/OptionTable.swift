@@ -163,6 +163,32 @@ enum OptionTable {
             """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
             o.run.contentRoot = try r.path(for: "--content-root")
         },
+        OptionDeclaration("--show", "FILE", [.run], excludes: [
+            ("--content", "--show: the show says what each output plays; put the file in a zone instead of --content"),
+            ("--scene", "--show draws the show, not a --scene"),
+            ("--layout", "--show: the show places what each output plays; --layout does not apply"),
+        ], help: """
+            play a show (docs/shows.md): JSON that gives each output ("*", "primary", "secondaries" or a name) zones, \
+            each playing a playlist of images, shaders and colours, cut or crossfaded, chosen by dayparts in a named time \
+            zone; on CLOCK_REALTIME, so that every machine shows the same item at the same refresh
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            o.run.show = try r.path(for: "--show")
+        },
+        OptionDeclaration("--play-log", "FILE", [.run], requires: "--show", help: """
+            proof of play: append a JSON line to FILE for each item a zone showed (output, zone, playlist, item, first \
+            and next refresh in CLOCK_REALTIME seconds, frames, refreshes missed); rotated to FILE.1 to FILE.4
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            o.run.playLog = try r.path(for: "--play-log")
+        },
+        OptionDeclaration("--play-log-size", "MIB", [.run], requires: "--play-log", help: """
+            rotate the play log when it would pass MIB mebibytes (1 to 4096; default 16)
+            """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
+            let value = try r.value(for: "--play-log-size")
+            guard let size = Int(value), (1...4096).contains(size) else {
+                throw r.error("--play-log-size needs mebibytes, 1 to 4096, not '\(value)'")
+            }
+            o.run.playLogSize = size
+        },
     ]
 
     static let benchOwn: [OptionDeclaration] = [

@@ -116,9 +116,15 @@ extension OptionTable {
             (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in o.run.outputs = try r.names(for: "--outputs")
         },
         Declaration("--frozen", "T", CommandName.drawing, help: """
-            draw every frame at scene time T seconds: a still picture, drawn once and then nothing until something changes
+            draw every frame at scene time T seconds: a still picture, drawn once and then nothing until something \
+            changes (a show: T seconds since 1970, up to 4102444800, the year 2100)
             """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
-            o.run.frozen = try r.seconds(for: "--frozen", allowZero: true)
+            // Realtime seconds, for a show: still far from overflowing the monotonic clock in nanoseconds.
+            let value = try r.value(for: "--frozen")
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= 4_102_444_800 else {
+                throw r.error("--frozen needs a number of seconds, 0 to 4102444800, not '\(value)'")
+            }
+            o.run.frozen = seconds
         },
         .flag("--no-live", CommandName.drawing, help: """
             the control view without its live rates and graphs, so that with --frozen it stands still too

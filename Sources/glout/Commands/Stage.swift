@@ -30,6 +30,9 @@ final class Stage {
     private let contentPictures: [String: ContentRendering]
     /// --content's videos, one decoder per file.
     private let videos: [VideoSource]
+    /// --show, ready to draw, and its --play-log.
+    let show: LoadedShow?
+    let playLog: PlayLog?
     /// The span's wall (--wall), and this machine's name in it.
     let wall: Wall?
     let machine: String
@@ -78,6 +81,9 @@ final class Stage {
             return try Stage.renderings(of: contents, programs: programs, options: options)
         }
         self.programs = programs
+        let graphics = graphics
+        show = try options.show.map { try LoadedShow(path: $0, log: log, programs: programs, graphics: graphics) }
+        playLog = try options.playLog.map { try PlayLog(path: $0, limit: options.playLogSize << 20, log: log) }
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
                             clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,
@@ -126,6 +132,7 @@ final class Stage {
             first.append("image.frag")
         }
         if files.contains(where: { if case .video = $0 { true } else { false } }) { first.append("video.frag") }
+        if options.show != nil { first.append("image.frag") }
         for case .shader(let path, _) in files { first.append(path) }
         return first
     }
@@ -184,7 +191,9 @@ final class Stage {
         let videos = videos + slots.close()
         stoppers.wait()
         for video in videos { video.stop() }
+        playLog?.flush()
         _ = try? graphics.withSharedContext {
+            show?.deleteBuried()
             programs.delete()
             for video in videos { video.textures.delete() }
         }
@@ -352,11 +361,13 @@ final class Stage {
         let stall = FrameStall(milliseconds: options.stalls[output.name] ?? 0)
         let framing = options.framing(for: output.name)
         let content = contentPictures[output.name] ?? contentPictures[""]
+        let show = show, playLog = playLog
         // The description as it is when the window opens: a --set-mode switch changes it
         // after start-up, before glout listens for changes.
         telemetry.register(output)
         return { _ in
-            switch kind {
+            if let show { return ShowRenderer(show: show, scene: scene, playLog: playLog, screenshots: screenshots, stall: stall) }
+            return switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content, slots: slots,
                                        screenshots: screenshots, telemetry: telemetry, stall: stall)
             case .triangle: TriangleRenderer(scene: scene, program: try programs.triangle, stall: stall)

@@ -11,8 +11,19 @@ struct ControlCommands: Sendable {
     let service: SessionThreadOnly<ControlService>
     let screenshots: Screenshots
     let events: EventHub
+    /// The show glout plays (--show), which says what each output shows: content, cues and
+    /// layouts are refused while it plays.
+    var show: String? = nil
 
     func run(_ command: ControlCommand) -> ControlReply {
+        if let show {
+            switch command {
+            case .setContent, .addCue, .setLayout:
+                return .error(ControlError(409, "glout plays the show \(ControlRoutes.quoted(show)) (--show): its zones say "
+                                           + "what each output shows"))
+            default: break
+            }
+        }
         switch command {
         case .openAPI:
             return ControlReply(status: 200, body: Array(EmbeddedDocuments.openAPI.utf8))

@@ -30,7 +30,7 @@ final class ControlService {
         let commands = ControlCommands(loader: ContentLoader(stage: stage, root: root, log: log, bridge: service.bridge),
                                        bridge: service.bridge,
                                        service: SessionThreadOnly(service), screenshots: stage.screenshots,
-                                       events: stage.events)
+                                       events: stage.events, show: options.show)
         let files = root.path.map { ", files under \(Log.printable($0))" } ?? ""
         let reachable = SessionThreadOnly(service)
         stage.events.onPulse { [bridge = service.bridge] in

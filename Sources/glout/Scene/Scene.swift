@@ -2,7 +2,7 @@ import Glibc
 import WaylandOutputs
 
 /// An RGB colour, 0 to 1 per channel.
-struct RGB: Sendable, Equatable {
+struct RGB: Sendable, Hashable {
     var r: Float, g: Float, b: Float
 }
 

@@ -1,0 +1,150 @@
+import CGLES
+import Foundation
+import WaylandOutputs
+
+/// A show ready to draw, made once before any window opens: every image decoded and
+/// uploaded to a texture the outputs share, every shader compiled, every colour a texture
+/// of one pixel, and a timeline per zone that the outputs showing it share. Nothing an
+/// item needs is read or uploaded on a frame: every change is gapless.
+final class LoadedShow: Sendable {
+    let show: Show
+    /// Per entry of ``Show/outputs``, its zones.
+    let zones: [[LoadedZone]]
+    private let graveyard = TextureGraveyard()
+
+    /// What an item draws.
+    enum Drawing: Sendable {
+        case image(ContentImage, fit: ScaleMode, program: GLuint)
+        case shader(program: GLuint)
+        case colour(SharedTexture, program: GLuint)
+    }
+
+    /// A zone, its timeline, and what each item of each playlist draws.
+    struct LoadedZone: Sendable {
+        var zone: Show.Zone
+        var timeline: ZoneTimeline
+        var drawings: [[Drawing]]
+
+        func drawing(_ item: ZoneTimeline.ItemRef) -> Drawing { drawings[item.playlist][item.item] }
+        func item(_ item: ZoneTimeline.ItemRef) -> Show.ShowItem { zone.playlists[item.playlist].items[item.item] }
+    }
+
+    /// Reads the show file at `path` and everything it names. Errors name the file, the
+    /// JSON path and the reason.
+    init(path: String, log: Log, programs: ScenePrograms, graphics: Graphics) throws {
+        let text = try FileSystem.readText(path, for: "--show")
+        do {
+            show = try ShowParser.parse(text, path: path)
+        } catch {
+            throw GloutError("--show \(Log.printable(path)): \(error.path): \(error.message)")
+        }
+        // Each file once, whichever items name it.
+        var loaded: [String: ContentFile] = [:]
+        var images: [String: ContentImage] = [:]
+        var shaders: [String: GLuint] = [:]
+        var colours: [RGB: SharedTexture] = [:]
+        let graveyard = graveyard
+        func drawing(_ item: Show.ShowItem, at jsonPath: String) throws -> Drawing {
+            switch item.source {
+            case .image(let file):
+                if images[file] == nil {
+                    let image = try LoadedShow.image(file, show: path, at: jsonPath, log: log, loaded: &loaded)
+                    images[file] = try image.uploaded(graphics: graphics, graveyard: graveyard)
+                }
+                return .image(images[file]!, fit: item.fit, program: try graphics.withSharedContext { try programs.image })
+            case .shader(let file):
+                if shaders[file] == nil {
+                    let source = try LoadedShow.shader(file, show: path, at: jsonPath)
+                    do {
+                        shaders[file] = try graphics.withSharedContext { try programs.contentShader(path: file, source: source) }
+                    } catch {
+                        throw GloutError("--show \(Log.printable(path)): \(jsonPath): \(error)")
+                    }
+                }
+                return .shader(program: shaders[file]!)
+            case .color(let rgb):
+                if colours[rgb] == nil {
+                    let pixel = [rgb.r, rgb.g, rgb.b].map { UInt8(($0 * 255).rounded()) } + [255]
+                    colours[rgb] = try SharedTexture(width: 1, height: 1, pixels: pixel, graphics: graphics, graveyard: graveyard)
+                }
+                return .colour(colours[rgb]!, program: try graphics.withSharedContext { try programs.image })
+            }
+        }
+        var zones: [[LoadedZone]] = []
+        for entry in show.outputs {
+            var made: [LoadedZone] = []
+            let at = ShowParser.member("$.outputs", LoadedShow.key(of: entry.selector))
+            for (z, zone) in entry.zones.enumerated() {
+                var drawings: [[Drawing]] = []
+                for (p, playlist) in zone.playlists.enumerated() {
+                    drawings.append(try playlist.items.enumerated().map { i, item in
+                        try drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i))
+                    })
+                }
+                made.append(LoadedZone(zone: zone, timeline: ZoneTimeline(zone: zone), drawings: drawings))
+            }
+            zones.append(made)
+        }
+        self.zones = zones
+        let count = show.outputs.reduce(0) { $0 + $1.zones.count }
+        log.info("--show \(Log.printable(path)): \(count) zone\(count == 1 ? "" : "s") on \(show.outputs.count) output "
+                 + "entr\(show.outputs.count == 1 ? "y" : "ies"), \(images.count) image\(images.count == 1 ? "" : "s"), "
+                 + "\(shaders.count) shader\(shaders.count == 1 ? "" : "s")")
+    }
+
+    /// The image an item names, decoded as --content decodes it (a text file is not
+    /// taken for a playlist, nor a video opened for good); its error names the show and
+    /// the item.
+    private static func image(_ file: String, show: String, at jsonPath: String, log: Log,
+                              loaded: inout [String: ContentFile]) throws -> ContentImage {
+        let name = "--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file))"
+        do {
+            let start = try FileSystem.readStart(file, for: "--show", count: 4097)
+            if ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) == .text {
+                throw GloutError("\(name) is text, not an image (a shader is a shader item)")
+            }
+            guard case .image(let image) = try ContentFile.load(file, log: log, loaded: &loaded) else {
+                throw GloutError("\(name) is a video or an animation; this glout's shows play still images")
+            }
+            return image
+        } catch let error as GloutError where !error.message.hasPrefix(name) {
+            let message = error.message.split(separator: ": ", maxSplits: 1).dropFirst().first.map(String.init) ?? error.message
+            throw GloutError("\(name): \(message)")
+        }
+    }
+
+    /// The fragment shader an item names.
+    private static func shader(_ file: String, show: String, at jsonPath: String) throws -> String {
+        let name = "--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file))"
+        let text: String
+        do {
+            text = try FileSystem.readText(file, for: "--show")
+        } catch let error as GloutError {
+            throw GloutError("\(name): " + (error.message.split(separator: ": ", maxSplits: 1).dropFirst().first.map(String.init) ?? ""))
+        }
+        guard Playlist.isShader(text) else {
+            throw GloutError("\(name) is not a shader: GLSL ES 3.00 starts with #version 300 es")
+        }
+        return text
+    }
+
+    static func key(of selector: Show.OutputSelector) -> String {
+        switch selector {
+        case .name(let name): name
+        case .primary: "primary"
+        case .secondaries: "secondaries"
+        case .every: "*"
+        }
+    }
+
+    /// The zones of the output named: its own, else its role's, else every output's.
+    func zones(for output: String, primary: Bool) -> [LoadedZone] {
+        for selector in [Show.OutputSelector.name(output), primary ? .primary : .secondaries, .every] {
+            if let index = show.outputs.firstIndex(where: { $0.selector == selector }) { return zones[index] }
+        }
+        return []
+    }
+
+    /// Deletes the textures no one holds; in the shared context.
+    func deleteBuried() { graveyard.deleteBuried() }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import WaylandOutputs
+
+/// A show (--show FILE, docs/shows.md): for each output, zones stacked in order, each
+/// playing the playlist its dayparts choose. Plain values, checked by ``ShowParser``;
+/// what plays when is ``ZoneTimeline``'s, drawing it ``ShowRenderer``'s.
+struct Show: Sendable, Equatable {
+    /// The file, as the user named it (for messages).
+    var path: String
+    /// Drawn where no zone is, and in a zone with nothing scheduled.
+    var background = RGB(r: 0, g: 0, b: 0)
+    /// The outputs' zones, by which outputs they are for.
+    var outputs: [OutputZones]
+
+    /// The zones of the outputs `selector` names.
+    struct OutputZones: Sendable, Equatable {
+        var selector: OutputSelector
+        var zones: [Zone]
+    }
+
+    /// Which outputs a set of zones is for. An output takes the zones of its own name, else
+    /// of its role (primary or secondaries), else those of "*".
+    enum OutputSelector: Sendable, Equatable, Hashable {
+        case name(String)
+        case primary
+        case secondaries
+        case every
+    }
+
+    /// A rectangle of an output that plays a playlist.
+    struct Zone: Sendable, Equatable {
+        var name: String
+        var rect: ZoneRect
+        /// What it may play: the one whose daypart holds now, of the highest priority.
+        var playlists: [ShowPlaylist]
+        /// Whether the file gave one playlist as the zone's `items` (for the JSON paths of errors).
+        var itemsAtTop = false
+
+        /// The JSON path of item `item` of playlist `playlist`, under the zone's path `at`.
+        func path(at: String, playlist: Int, item: Int) -> String {
+            itemsAtTop ? "\(at).items[\(item)]" : "\(at).playlists[\(playlist)].items[\(item)]"
+        }
+    }
+
+    /// Items played in order and looped, while the daypart holds (nil: always).
+    struct ShowPlaylist: Sendable, Equatable {
+        var name: String
+        var when: Daypart?
+        var priority: Int
+        var items: [ShowItem]
+    }
+
+    /// One thing a zone shows, for `seconds`, and how it comes in.
+    struct ShowItem: Sendable, Equatable {
+        var source: ItemSource
+        var seconds: Double
+        var transition: Transition
+        /// Where an image goes in its zone.
+        var fit: ScaleMode
+        /// When it plays (nil: whenever its playlist does).
+        var when: Daypart?
+        /// What the play log calls it: the file, or the colour.
+        var name: String
+    }
+
+    enum ItemSource: Sendable, Equatable {
+        /// A still image file (PNG, JPEG, WebP, or a still FFmpeg reads).
+        case image(String)
+        /// A GLSL ES 3.00 fragment shader file, as --content takes.
+        case shader(String)
+        /// A solid colour.
+        case color(RGB)
+    }
+
+    enum Transition: Sendable, Equatable {
+        /// The item replaces the last at its first refresh.
+        case cut
+        /// The item is mixed over the last, from none to all over these seconds.
+        case crossfade(Double)
+    }
+
+    /// The zones for the output named: its own, else its role's, else every output's
+    /// (none: the output shows the background).
+    func zones(for output: String, primary: Bool) -> [Zone] {
+        for selector in [OutputSelector.name(output), primary ? .primary : .secondaries, .every] {
+            if let entry = outputs.first(where: { $0.selector == selector }) { return entry.zones }
+        }
+        return []
+    }
+
+    /// The files the show's items name, each once, in order.
+    var files: [ItemSource] {
+        var seen = Set<String>(), files: [ItemSource] = []
+        for entry in outputs {
+            for zone in entry.zones {
+                for playlist in zone.playlists {
+                    for item in playlist.items {
+                        switch item.source {
+                        case .image(let path), .shader(let path):
+                            if seen.insert(path).inserted { files.append(item.source) }
+                        case .color: break
+                        }
+                    }
+                }
+            }
+        }
+        return files
+    }
+}
+
+/// A zone's place on its output: each side in points or percent of the output.
+struct ZoneRect: Sendable, Equatable {
+    enum Length: Sendable, Equatable {
+        case points(Double)
+        case percent(Double)
+
+        func pixels(of whole: Int32, pixelsPerPoint: Double) -> Double {
+            switch self {
+            case .points(let points): points * pixelsPerPoint
+            case .percent(let percent): Double(whole) * percent / 100
+            }
+        }
+    }
+
+    var x = Length.percent(0)
+    var y = Length.percent(0)
+    var width = Length.percent(100)
+    var height = Length.percent(100)
+
+    /// The zone's pixels in a picture of `size` (from its top left), rounded to whole
+    /// pixels and kept inside it; nil where nothing of it is left.
+    func pixels(in size: Size, pixelsPerPoint: Double) -> Rect? {
+        let left = x.pixels(of: size.width, pixelsPerPoint: pixelsPerPoint)
+        let top = y.pixels(of: size.height, pixelsPerPoint: pixelsPerPoint)
+        let right = left + width.pixels(of: size.width, pixelsPerPoint: pixelsPerPoint)
+        let bottom = top + height.pixels(of: size.height, pixelsPerPoint: pixelsPerPoint)
+        func clamp(_ value: Double, _ limit: Int32) -> Int32 { Int32(min(max(0, value.rounded()), Double(limit))) }
+        let (x0, y0) = (clamp(left, size.width), clamp(top, size.height))
+        let (x1, y1) = (clamp(right, size.width), clamp(bottom, size.height))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

@@ -1,0 +1,163 @@
+import CGLES
+import WaylandOutputs
+
+/// Draws a show (--show) on one output: the background, then each zone of the output in
+/// order, showing what its timeline plays at the refresh's target time on CLOCK_REALTIME
+/// (so every machine shows the same item at the same refresh), mixed over the item
+/// before while it crossfades in; and tells the play log what each zone showed. Runs on
+/// the output's render thread.
+final class ShowRenderer: OutputRenderer {
+    private let show: LoadedShow
+    private let scene: Scene
+    private let playLog: PlayLog?
+    /// Screenshots the control API waits for.
+    private let screenshots: Screenshots?
+    private let stall: FrameStall
+    private let block = FrameBlock()
+    /// What each zone (by name) showed last, for the play log.
+    private var showings: [String: Showing] = [:]
+    private var output = ""
+    /// The target and period of the last frame, for the refreshes missed.
+    private var last: (target: MonotonicInstant, period: Duration)?
+    private(set) var isAnimating = true
+
+    /// One item's time on a zone.
+    private struct Showing {
+        var item: ZoneTimeline.ItemRef
+        var began: Double
+        var entry: PlayLog.Entry
+    }
+
+    init(show: LoadedShow, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, stall: FrameStall = FrameStall()) {
+        self.show = show
+        self.screenshots = screenshots
+        self.scene = scene
+        self.playLog = playLog
+        self.stall = stall
+    }
+
+    deinit {
+        // The output leaves or glout stops: what shows now is logged as far as it got.
+        for showing in showings.values { finish(showing, at: last.map(end(after:)) ?? showing.entry.start, complete: false) }
+    }
+
+    func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
+        stall.wait()
+    }
+
+    func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
+        let state = scene.snapshot
+        output = target.output.name
+        let realtime = RealtimeClock.seconds(at: frame.targetTimestamp)
+        // --frozen holds the show at that instant: a still picture.
+        let time = state.frozen ?? realtime
+        let missed = missedRefreshes(before: frame)
+        let size = target.pixelSize
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glDisable(GLenum(GL_BLEND))
+        glViewport(0, 0, size.width, size.height)
+        let background = show.show.background
+        glClearColor(background.r, background.g, background.b, 1)
+        glClear(GLenum(GL_COLOR_BUFFER_BIT))
+        let picture = target.picture
+        var shown = Set<String>()
+        for zone in show.zones(for: target.output.name, primary: state.primary == target.output.name) {
+            guard var rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { continue }
+            rect = rect.offset(by: picture.origin)
+            zone.timeline.prepare(after: time, within: 5)
+            guard let position = zone.timeline.position(at: time) else { continue }
+            let gl = rect.flippedY(containerHeight: size.height)
+            glViewport(gl.x, gl.y, gl.width, gl.height)
+            if position.mix < 1 {
+                if let previous = position.previous {
+                    draw(zone.drawing(previous), item: zone.item(previous), local: position.local + zone.item(previous).seconds,
+                         frame: frame, target: target, rect: rect, gl: gl, state: state)
+                }
+                glEnable(GLenum(GL_BLEND))
+                glBlendColor(0, 0, 0, Float(position.mix))
+                glBlendFunc(GLenum(GL_CONSTANT_ALPHA), GLenum(GL_ONE_MINUS_CONSTANT_ALPHA))
+            }
+            draw(zone.drawing(position.current), item: zone.item(position.current), local: position.local, frame: frame,
+                 target: target, rect: rect, gl: gl, state: state)
+            glDisable(GLenum(GL_BLEND))
+            shown.insert(zone.zone.name)
+            account(zone: zone, position: position, realtime: realtime, missed: missed)
+        }
+        // Zones that show nothing now (the output's role changed, or nothing is scheduled).
+        for (name, showing) in showings where !shown.contains(name) {
+            finish(showing, at: realtime, complete: true)
+            showings[name] = nil
+        }
+        last = (frame.targetTimestamp, frame.duration)
+        isAnimating = state.frozen == nil
+        if let screenshots, screenshots.isWaiting(for: target.output.name) {
+            screenshots.deliver(FrameDump.read(target.framebuffer, of: target), for: target.output.name)
+        }
+    }
+
+    /// Draws one item into the zone at `rect` (picture pixels from the top left; `gl`: the
+    /// same in the framebuffer, whose viewport it is).
+    private func draw(_ drawing: LoadedShow.Drawing, item: Show.ShowItem, local: Double, frame: DisplayLinkFrame,
+                      target: RenderTarget, rect: Rect, gl: Rect, state: Scene.State) {
+        let program: GLuint
+        block.set(.canvas, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
+        block.set(.accent, Double(state.contentAccent.r), Double(state.contentAccent.g), Double(state.contentAccent.b), 1)
+        block.set(.timing, local.truncatingRemainder(dividingBy: 3600), Double(frame.index), target.pixelsPerPoint, 0)
+        block.set(.safe, 0, 0, Double(rect.width), Double(rect.height))
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        switch drawing {
+        case .image(let image, let fit, let image_program):
+            let place = ContentImage.placement(width: image.width, height: image.height, in: rect.size, mode: fit)
+            block.set(.image, place.x, place.y, place.width, place.height)
+            glBindTexture(GLenum(GL_TEXTURE_2D), image.texture?.name ?? 0)
+            program = image_program
+        case .colour(let texture, let image_program):
+            block.set(.image, 0, 0, Double(rect.width), Double(rect.height))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
+            program = image_program
+        case .shader(let shader):
+            program = shader
+        }
+        block.upload()
+        glUseProgram(program)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// Refreshes between the last frame's target and this one's that got no frame.
+    private func missedRefreshes(before frame: DisplayLinkFrame) -> Int {
+        guard let last, frame.targetTimestamp > last.target else { return 0 }
+        let period = Double(last.period.components.seconds) * 1e9 + Double(last.period.components.attoseconds) * 1e-9
+        guard period > 0 else { return 0 }
+        let refreshes = (Double((frame.targetTimestamp - last.target).inNanoseconds) / period).rounded()
+        return refreshes.isFinite && refreshes > 1 ? Int(min(refreshes, 1e9)) - 1 : 0
+    }
+
+    /// The refresh after the last frame's target, on CLOCK_REALTIME.
+    private func end(after last: (target: MonotonicInstant, period: Duration)) -> Double {
+        RealtimeClock.seconds(at: last.target) + Double(last.period.components.seconds)
+            + Double(last.period.components.attoseconds) * 1e-18
+    }
+
+    /// Counts this frame for the item the zone shows, and logs the one it replaced.
+    private func account(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position, realtime: Double, missed: Int) {
+        let name = zone.zone.name
+        if var showing = showings[name], showing.item == position.current, showing.began == position.began {
+            showing.entry.frames += 1
+            showing.entry.missed += missed
+            showings[name] = showing
+            return
+        }
+        if let before = showings[name] { finish(before, at: realtime, complete: true) }
+        let item = zone.item(position.current)
+        let entry = PlayLog.Entry(output: output, zone: name, playlist: zone.zone.playlists[position.current.playlist].name,
+                                  item: item.name, start: realtime, end: realtime, frames: 1, missed: 0)
+        showings[name] = Showing(item: position.current, began: position.began, entry: entry)
+    }
+
+    private func finish(_ showing: Showing, at end: Double, complete: Bool) {
+        var entry = showing.entry
+        entry.end = end
+        entry.complete = complete
+        playLog?.record(entry)
+    }
+}

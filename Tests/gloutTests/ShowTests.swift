@@ -1,0 +1,284 @@
+import Foundation
+import XCTest
+@testable import glout
+import WaylandOutputs
+
+/// Show files: what they may say and the errors for what they may not (each naming the
+/// JSON path); dayparts in a named time zone; what a zone plays when, and how a crossfade
+/// mixes.
+final class ShowTests: XCTestCase {
+    private let utc = TimeZone(identifier: "UTC")!
+
+    private func parse(_ text: String) throws(ShowError) -> Show {
+        try ShowParser.parse(text, path: "/shows/lobby.json", defaultTimeZone: utc)
+    }
+
+    private func error(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> ShowError? {
+        do {
+            _ = try parse(text)
+            XCTFail("accepted: \(text)", file: file, line: line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Seconds since 1970 of a UTC date and time.
+    private func utcSeconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Double {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute,
+                                                  second: second))!.timeIntervalSince1970
+    }
+
+    func test_aShowGivesEachOutputItsZonesAndItsItems() throws {
+        let show = try parse("""
+            {"background": "#102030", "outputs": {
+              "*": {"zones": [{"name": "main", "items": [{"image": "a.png", "seconds": 5}]}]},
+              "HDMI-A-1": {"zones": [
+                {"name": "video", "rect": {"width": "70%"}, "items": [
+                  {"image": "/abs/b.jpg", "seconds": 8, "fit": "fill", "transition": {"crossfade_ms": 500}},
+                  {"shader": "waves.frag", "seconds": 10, "transition": "cut"}]},
+                {"name": "side", "rect": {"x": "70%", "width": "30%", "height": 200}, "items": [{"color": "#ff0000", "seconds": 1}]}
+              ]}}}
+            """)
+        XCTAssertEqual(show.background, RGB(r: Float(0x10) / 255, g: Float(0x20) / 255, b: Float(0x30) / 255))
+        let zones = show.zones(for: "HDMI-A-1", primary: false)
+        XCTAssertEqual(zones.map(\.name), ["video", "side"])
+        let items = zones[0].playlists[0].items
+        XCTAssertEqual(items[0].source, .image("/abs/b.jpg"))
+        XCTAssertEqual(items[0].fit, .fill)
+        XCTAssertEqual(items[0].transition, .crossfade(0.5))
+        XCTAssertEqual(items[1].source, .shader("/shows/waves.frag"))
+        XCTAssertEqual(zones[1].playlists[0].items[0].source, .color(RGB(r: 1, g: 0, b: 0)))
+        XCTAssertEqual(show.zones(for: "DP-1", primary: true).map(\.name), ["main"], "\"*\" for every other output")
+        // 70% of 1000 is 700; a height of 200 points at 2 pixels a point is 400 pixels.
+        XCTAssertEqual(zones[1].rect.pixels(in: Size(width: 1000, height: 1000), pixelsPerPoint: 2),
+                       Rect(x: 700, y: 0, width: 300, height: 400))
+        XCTAssertEqual(zones[0].rect.pixels(in: Size(width: 1000, height: 500), pixelsPerPoint: 1),
+                       Rect(x: 0, y: 0, width: 700, height: 500))
+    }
+
+    func test_anOutputTakesItsOwnZonesThenItsRolesThenEveryOutputs() throws {
+        let show = try parse("""
+            {"outputs": {"*": {"zones": [{"name": "every", "items": [{"color": "#000000", "seconds": 1}]}]},
+                         "primary": {"zones": [{"name": "primary", "items": [{"color": "#000000", "seconds": 1}]}]},
+                         "DP-2": {"zones": [{"name": "own", "items": [{"color": "#000000", "seconds": 1}]}]}}}
+            """)
+        XCTAssertEqual(show.zones(for: "DP-2", primary: true).map(\.name), ["own"])
+        XCTAssertEqual(show.zones(for: "DP-1", primary: true).map(\.name), ["primary"])
+        XCTAssertEqual(show.zones(for: "DP-1", primary: false).map(\.name), ["every"])
+    }
+
+    func test_everyErrorNamesTheJSONPathAndTheReason() {
+        let item = ##"{"color": "#000000", "seconds": 1}"##
+        func zones(_ zone: String) -> String { ##"{"outputs": {"*": {"zones": [\##(zone)]}}}"## }
+        let cases: [(String, String, String)] = [
+            ("[1]", "$", "must be an object"),
+            ("{\"outputs\": {}", "$", "not JSON"),
+            ("{}", "$", "outputs is missing"),
+            (##"{"outputs": {}}"##, "$.outputs", "names no output"),
+            (##"{"outputs": {"*": {"zones": []}}}"##, "$.outputs[\"*\"].zones", "holds 0"),
+            (##"{"extra": 1, "outputs": {}}"##, "$.extra", "unknown member"),
+            (##"{"timezone": "Mars/Olympus", "outputs": {}}"##, "$.timezone", "not a time zone"),
+            (##"{"background": "red", "outputs": {}}"##, "$.background", "not a colour"),
+            (zones(##"{"items": [{"seconds": 1}]}"##), "$.outputs[\"*\"].zones[0].items[0]", "give one of image"),
+            (zones(##"{"items": [{"color": "#000000"}]}"##), "$.outputs[\"*\"].zones[0].items[0]", "seconds is missing"),
+            (zones(##"{"items": [{"color": "#000000", "seconds": true}]}"##), "$.outputs[\"*\"].zones[0].items[0].seconds",
+             "must be a number, not true"),
+            (zones(##"{"items": [{"color": "#000000", "seconds": 0}]}"##), "$.outputs[\"*\"].zones[0].items[0].seconds",
+             "not a duration"),
+            (zones(##"{"items": [{"image": "a.png", "color": "#000000", "seconds": 1}]}"##),
+             "$.outputs[\"*\"].zones[0].items[0]", "not image and color"),
+            (zones(##"{"items": [{"video": "a.mp4", "seconds": 1}]}"##), "$.outputs[\"*\"].zones[0].items[0].video",
+             "not among them yet"),
+            (zones(##"{"items": [{"color": "#000000", "seconds": 1, "transition": {"crossfade_ms": 2000}}]}"##),
+             "$.outputs[\"*\"].zones[0].items[0].transition.crossfade_ms", "longer than the item's"),
+            (zones(##"{"items": [{"color": "#000000", "seconds": 1, "transition": "wipe"}]}"##),
+             "$.outputs[\"*\"].zones[0].items[0].transition", "is not \"cut\""),
+            (zones(##"{"items": [{"color": "#000000", "seconds": 1, "fit": "fill"}]}"##),
+             "$.outputs[\"*\"].zones[0].items[0].fit", "only an image"),
+            (zones(##"{"rect": {"width": "0%"}, "items": [\##(item)]}"##), "$.outputs[\"*\"].zones[0].rect.width", "more than 0"),
+            (zones(##"{"rect": {"x": -5}, "items": [\##(item)]}"##), "$.outputs[\"*\"].zones[0].rect.x", "points"),
+            (zones(##"{"items": [\##(item)], "playlists": []}"##), "$.outputs[\"*\"].zones[0]", "not both"),
+            (zones(##"{"name": "a", "items": [\##(item)]}, {"name": "a", "items": [\##(item)]}"##),
+             "$.outputs[\"*\"].zones[1].name", "names another zone"),
+            (zones(##"{"playlists": [{"priority": 1.5, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].priority", "whole number"),
+            (zones(##"{"playlists": [{"when": {"days": ["mo"]}, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].when.days[0]", "is not a day"),
+            (zones(##"{"playlists": [{"when": {"from": "25:00"}, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].when.from", "not a time of day"),
+            (zones(##"{"playlists": [{"when": {"from": "7:00"}, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].when.from", "HH:MM"),
+            (zones(##"{"playlists": [{"when": {"from": "08:00", "until": "08:00"}, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].when", "the same time"),
+            (zones(##"{"playlists": [{"when": {"dates": {"from": "2026-02-30"}}, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].when.dates.from", "not a date"),
+            (zones(##"{"playlists": [{"when": {"dates": {"from": "2026-03-02", "until": "2026-03-01"}}, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].when.dates", "before from"),
+            (##"{"outputs": {"a\u0001": {"zones": []}}}"##, "$.outputs[\"a\\x01\"]", "not an output name"),
+        ]
+        for (text, path, reason) in cases {
+            guard let error = error(text) else { continue }
+            XCTAssertEqual(error.path, path, text)
+            XCTAssertTrue(error.message.contains(reason), "\(text): \(error.message)")
+        }
+    }
+
+    func test_aDaypartHoldsOnItsDaysTimesAndDatesInItsTimeZone() throws {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        // Monday to Friday, 06:00 to 11:00 Berlin time, in December 2026.
+        let breakfast = Daypart(days: [2, 3, 4, 5, 6], from: 6 * 3600, until: 11 * 3600,
+                                firstDate: .init(year: 2026, month: 12, day: 1), lastDate: .init(year: 2026, month: 12, day: 31),
+                                timeZone: berlin)
+        // 2026-12-07 is a Monday; Berlin is UTC+1 in December.
+        XCTAssertFalse(breakfast.holds(at: utcSeconds(2026, 12, 7, 4, 59, 59)))
+        XCTAssertTrue(breakfast.holds(at: utcSeconds(2026, 12, 7, 5)))
+        XCTAssertTrue(breakfast.holds(at: utcSeconds(2026, 12, 7, 9, 59, 59)))
+        XCTAssertFalse(breakfast.holds(at: utcSeconds(2026, 12, 7, 10)))
+        XCTAssertFalse(breakfast.holds(at: utcSeconds(2026, 12, 6, 6)), "a Sunday")
+        XCTAssertFalse(breakfast.holds(at: utcSeconds(2027, 1, 4, 6)), "past the dates")
+        // 22:00 to 02:00 on Fridays: the early hours of Saturday belong to Friday's window.
+        let late = Daypart(days: [6], from: 22 * 3600, until: 2 * 3600, timeZone: utc)
+        XCTAssertTrue(late.holds(at: utcSeconds(2026, 12, 11, 23)))
+        XCTAssertTrue(late.holds(at: utcSeconds(2026, 12, 12, 1, 59)))
+        XCTAssertFalse(late.holds(at: utcSeconds(2026, 12, 12, 2)))
+        XCTAssertFalse(late.holds(at: utcSeconds(2026, 12, 11, 1)), "Friday's early hours are Thursday's window")
+        XCTAssertFalse(late.holds(at: .nan))
+        // The instants around one at which it may change include its edges.
+        let changes = Set(breakfast.changes(around: utcSeconds(2026, 12, 7, 8)))
+        XCTAssertTrue(changes.contains(utcSeconds(2026, 12, 7, 5)) && changes.contains(utcSeconds(2026, 12, 7, 10)))
+        XCTAssertTrue(changes.contains(utcSeconds(2026, 12, 31, 23)), "the day after the last date, in Berlin")
+    }
+
+    private func menu() throws -> Show.Zone {
+        try parse("""
+            {"outputs": {"*": {"zones": [{"name": "menu", "playlists": [
+              {"name": "breakfast", "priority": 1, "when": {"from": "06:00", "until": "11:00"}, "items": [
+                {"color": "#ff0000", "seconds": 10}, {"color": "#00ff00", "seconds": 5, "transition": {"crossfade_ms": 1000}}]},
+              {"name": "all day", "items": [
+                {"color": "#0000ff", "seconds": 4}, {"color": "#ffffff", "seconds": 4, "when": {"days": ["sat", "sun"]}}]}
+            ]}]}}}
+            """).outputs[0].zones[0]
+    }
+
+    func test_aZonePlaysThePlaylistOfItsDaypartFromItsBoundary() throws {
+        let timeline = ZoneTimeline(zone: try menu())
+        let boundary = utcSeconds(2026, 12, 7, 6)  // a Monday
+        // Before 06:00 the fallback plays its weekday item alone.
+        let before = try XCTUnwrap(timeline.position(at: boundary - 1))
+        XCTAssertEqual(before.current, .init(playlist: 1, item: 0))
+        // From 06:00 breakfast plays from its first item, however long the fallback ran.
+        let first = try XCTUnwrap(timeline.position(at: boundary))
+        XCTAssertEqual(first.current, .init(playlist: 0, item: 0))
+        XCTAssertEqual(first.local, 0)
+        XCTAssertEqual(first.began, boundary)
+        XCTAssertEqual(timeline.segment(at: boundary).start, boundary)
+        XCTAssertEqual(timeline.segment(at: boundary).end, utcSeconds(2026, 12, 7, 11))
+        XCTAssertEqual(try XCTUnwrap(timeline.position(at: boundary + 12)).current, .init(playlist: 0, item: 1))
+        // Looped: the third pass starts at 30 s.
+        let loop = try XCTUnwrap(timeline.position(at: boundary + 31))
+        XCTAssertEqual(loop.current, .init(playlist: 0, item: 0))
+        XCTAssertEqual(loop.local, 1, accuracy: 1e-6)
+        XCTAssertEqual(loop.previous, .init(playlist: 0, item: 1))
+        // On a Saturday the fallback has both items.
+        let saturday = utcSeconds(2026, 12, 12, 12)
+        XCTAssertEqual(timeline.segment(at: saturday).items, [0, 1])
+        // The same instant gives the same item whenever it is first asked (another machine).
+        XCTAssertEqual(ZoneTimeline(zone: try menu()).position(at: boundary + 31), loop)
+    }
+
+    func test_aCrossfadeMixesInTheProportionTheTimeSays() throws {
+        let timeline = ZoneTimeline(zone: try menu())
+        let start = utcSeconds(2026, 12, 7, 6) + 10  // the crossfaded item begins
+        for fraction in [0.0, 0.25, 0.5, 0.999] {
+            let position = try XCTUnwrap(timeline.position(at: start + fraction))
+            XCTAssertEqual(position.current, .init(playlist: 0, item: 1))
+            XCTAssertEqual(position.previous, .init(playlist: 0, item: 0))
+            XCTAssertEqual(position.mix, fraction, accuracy: 1e-6)
+        }
+        XCTAssertEqual(try XCTUnwrap(timeline.position(at: start + 1)).mix, 1)
+        // A cut shows all of the new item from its first refresh.
+        XCTAssertEqual(try XCTUnwrap(timeline.position(at: start + 5)).mix, 1)
+    }
+
+    func test_aZoneWithNothingScheduledShowsTheBackground() throws {
+        let zone = try parse("""
+            {"outputs": {"*": {"zones": [{"playlists": [
+              {"when": {"days": ["mon"]}, "items": [{"color": "#ff0000", "seconds": 10}]}]}]}}}
+            """).outputs[0].zones[0]
+        let timeline = ZoneTimeline(zone: zone)
+        XCTAssertNil(timeline.position(at: utcSeconds(2026, 12, 8, 12)))
+        XCTAssertNotNil(timeline.position(at: utcSeconds(2026, 12, 7, 12)))
+        XCTAssertEqual(timeline.segment(at: utcSeconds(2026, 12, 7, 12)).start, utcSeconds(2026, 12, 7))
+    }
+
+    func test_aPlayLogLineIsOneJSONObject() throws {
+        let entry = PlayLog.Entry(output: "HDMI-A-1", zone: "main", playlist: "p", item: "a \"b\".png", start: 1.5, end: 2.5,
+                                  frames: 60, missed: 1)
+        let line = entry.json
+        XCTAssertEqual(line.last, 10)
+        XCTAssertEqual(line.filter { $0 == 10 }.count, 1)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        XCTAssertEqual(object["item"] as? String, "a \"b\".png")
+        XCTAssertEqual(object["frames"] as? Int, 60)
+        XCTAssertEqual(object["complete"] as? Bool, true)
+    }
+
+    func test_thePlayLogRotatesBySizeAndLosesNoLine() throws {
+        let folder = NSTemporaryDirectory() + "playlog-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/play.jsonl"
+        let log = try PlayLog(path: path, limit: 1000, log: Log { _, _ in })
+        for index in 0..<40 {
+            log.record(PlayLog.Entry(output: "o", zone: "z", playlist: "p", item: "\(index)", start: 0, end: 1, frames: 1, missed: 0))
+        }
+        log.flush()
+        var items: [Int] = []
+        for name in ["play.jsonl.4", "play.jsonl.3", "play.jsonl.2", "play.jsonl.1", "play.jsonl"] {
+            guard let text = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) else { continue }
+            XCTAssertLessThanOrEqual(text.utf8.count, 1000, name)
+            for line in text.split(separator: "\n") {
+                let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                items.append(Int(object["item"] as! String)!)
+            }
+        }
+        // Four older files and the current one keep the newest lines, in order, with no gap.
+        XCTAssertEqual(items, Array(items.first!..<40))
+        XCTAssertGreaterThan(items.count, 20)
+    }
+}
+
+/// The show files of Examples/Shows and the JSON Schema in docs/ are what glout reads.
+final class ShowExampleTests: XCTestCase {
+    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func test_theExamplesAreShowsGloutPlays() throws {
+        let folder = root.appendingPathComponent("Examples/Shows")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertEqual(names, ["lobby.json", "menu-board.json"])
+        for name in names {
+            let path = folder.appendingPathComponent(name).path
+            let show = try ShowParser.parse(try String(contentsOfFile: path, encoding: .utf8), path: path)
+            XCTAssertFalse(show.outputs.isEmpty, name)
+            for case .shader(let file) in show.files { XCTAssertTrue(FileManager.default.fileExists(atPath: file), file) }
+        }
+    }
+
+    func test_theSchemaNamesTheMembersTheParserTakes() throws {
+        let data = try Data(contentsOf: root.appendingPathComponent("docs/show.schema.json"))
+        let schema = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let definitions = try XCTUnwrap(schema["$defs"] as? [String: Any])
+        func members(_ name: String) -> [String] {
+            (((definitions[name] as? [String: Any])?["properties"] as? [String: Any])?.keys.sorted()) ?? []
+        }
+        XCTAssertEqual(members("zone"), ShowParser.members.zone.sorted())
+        XCTAssertEqual(members("playlist"), ShowParser.members.playlist.sorted())
+        XCTAssertEqual(members("item"), ShowParser.members.item.sorted())
+        XCTAssertEqual(members("daypart"), ShowParser.members.daypart.sorted())
+        XCTAssertEqual(((schema["properties"] as? [String: Any])?.keys.sorted()) ?? [], ShowParser.members.show.sorted())
+    }
+}
