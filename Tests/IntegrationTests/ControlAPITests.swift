@@ -141,6 +141,8 @@ final class ControlAPITests: SharedSwayTestCase {
             ("PUT", "/outputs/{name}/content", #"{"file": "\#(image)"}"#),
             ("PUT", "/layout", #"{"layout": "independent"}"#),
             ("PUT", "/primary", #"{"output": "HEADLESS-1"}"#),
+            // Without --show: 409 (ShowPlaybackTests has it with one).
+            ("PUT", "/show", #"{"file": "\#(image)"}"#),
             ("POST", "/identify", nil),
             ("GET", "/outputs/{name}/screenshot", nil),
             ("POST", "/cues", #"{"at": \#(Date().timeIntervalSince1970 + 60), "actions": [{"file": "\#(image)"}]}"#),

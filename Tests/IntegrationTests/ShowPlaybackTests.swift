@@ -201,6 +201,145 @@ final class ShowPlaybackTests: IntegrationTestCase {
               + "\(String(format: "%.2f", (starts[1] - boundary) * 1000)) ms after it")
     }
 
+    /// A file renamed over the show and one written in place are each played from the
+    /// next frame, even by a still (--frozen) output; a show with an error in between is
+    /// said in a warning, with where and why, and changes nothing.
+    func test_aChangedShowFilePlaysAndABrokenOneChangesNothing() throws {
+        let sway = try Compositor.sway(["800x600@60"])
+        func show(_ colour: String, seconds: String = "60") -> String {
+            ##"{"outputs": {"*": {"zones": [{"items": [{"color": "\##(colour)", "seconds": \##(seconds)}]},"##
+                + ##"{"rect": {"height": 20}, "items": [{"color": "#ffffff", "seconds": 60}]}]}}}"##
+        }
+        let path = try write("show.json", show("#ff0000"))
+        /// Written beside it and renamed over it, as deployment tools do.
+        func replace(_ text: String) throws {
+            let temporary = try write(".show.json.new", text)
+            XCTAssertEqual(rename(temporary, path), 0)
+        }
+        func colour() throws -> (r: Int, g: Int, b: Int) { try sway.screenshot("HEADLESS-1").pixel(400, 300) }
+        let glout = try sway.glout(["run", "--show", path, "--frozen", "1800000000", "--duration", "120"])
+        try sway.waitForGlout(on: ["HEADLESS-1"])
+        XCTAssertTrue(near(try colour(), 255, 0, 0))
+        try replace(show("#00ff00", seconds: "-1"))
+        try waitUntil("a warning about the broken show; stderr:\n\(glout.stderr)") {
+            glout.stderr.contains("the show as it was plays on")
+        }
+        XCTAssertTrue(glout.stderr.contains("$.outputs[\"*\"].zones[0].items[0].seconds"), glout.stderr)
+        XCTAssertTrue(near(try colour(), 255, 0, 0), "a broken show changes nothing")
+        try replace(show("#00ff00"))
+        try waitUntil("the renamed show's green on the screen") { near(try colour(), 0, 255, 0) }
+        try show("#0000ff").write(toFile: path, atomically: false, encoding: .utf8)
+        try waitUntil("the show written in place: blue") { near(try colour(), 0, 0, 255) }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+    }
+
+    /// PUT /api/v1/show plays another file from the next frame; one with an error is a 422
+    /// naming where and why, one naming a file out of --content-root a 403, and content
+    /// switches are refused while a show plays: each changing nothing.
+    func test_theControlAPIReplacesTheShowAndRefusesWhatItMayNot() throws {
+        let sway = try Compositor.sway(["800x600@60"])
+        let root = folder.appendingPathComponent("root")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        func show(_ item: String) -> String {
+            ##"{"outputs": {"*": {"zones": [{"items": [\##(item)]},"##
+                + ##"{"rect": {"height": 20}, "items": [{"color": "#ffffff", "seconds": 60}]}]}}}"##
+        }
+        try show(##"{"color": "#ff0000", "seconds": 60}"##).write(to: root.appendingPathComponent("red.json"), atomically: true, encoding: .utf8)
+        try show(##"{"color": "#0000ff", "seconds": 60}"##).write(to: root.appendingPathComponent("blue.json"), atomically: true, encoding: .utf8)
+        try show(##"{"color": "#0000ff", "seconds": 0}"##).write(to: root.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        let outside = try write("outside.png", "not read")
+        try show(##"{"image": "\##(outside)", "seconds": 1}"##).write(to: root.appendingPathComponent("escape.json"), atomically: true,
+                                                                 encoding: .utf8)
+        let glout = try sway.glout(["run", "--show", root.appendingPathComponent("red.json").path, "--http", "0",
+                                    "--content-root", root.path, "--duration", "120"])
+        var base = ""
+        try waitUntil("the control API's address; stderr:\n\(glout.stderr)") {
+            guard let line = glout.stderr.split(separator: "\n").first(where: { $0.contains("control API on http://") }),
+                  let start = line.range(of: "http://"), let end = line.range(of: "/api/v1/") else { return false }
+            base = String(line[start.lowerBound..<end.lowerBound]) + "/api/v1"
+            return true
+        }
+        func put(_ path: String, _ body: String) throws -> (status: Int, message: String) {
+            let out = folder.appendingPathComponent("answer").path
+            let curl = try Child("/usr/bin/curl", ["-sS", "-X", "PUT", "-o", out, "-w", "%{http_code}", "--max-time", "30",
+                                                   "--data-binary", body, base + path]).wait(timeout: 40)
+            let answer = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out)))) as? [String: Any]
+            let error = answer?["error"] as? [String: Any]
+            return (Int(curl.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, error?["message"] as? String ?? "")
+        }
+        func colour() throws -> (r: Int, g: Int, b: Int) { try sway.screenshot("HEADLESS-1").pixel(400, 300) }
+        try sway.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+        XCTAssertTrue(near(try colour(), 255, 0, 0))
+        let broken = try put("/show", ##"{"file": "broken.json"}"##)
+        XCTAssertEqual(broken.status, 422)
+        XCTAssertTrue(broken.message.contains("$.outputs[\"*\"].zones[0].items[0].seconds"), broken.message)
+        let escape = try put("/show", ##"{"file": "escape.json"}"##)
+        XCTAssertEqual(escape.status, 403, escape.message)
+        XCTAssertEqual(try put("/show", ##"{"file": "none.json"}"##).status, 404)
+        XCTAssertEqual(try put("/content", ##"{"file": "red.json"}"##).status, 409)
+        XCTAssertTrue(near(try colour(), 255, 0, 0), "refusals change nothing")
+        XCTAssertEqual(try put("/show", ##"{"file": "blue.json"}"##).status, 200)
+        try waitUntil("the new show's blue") { near(try colour(), 0, 0, 255) }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+    }
+
+    /// Text through fontconfig and FreeType: a label where its alignment puts it, in its
+    /// colours; a ticker where its speed has brought it at two instants (to the fraction
+    /// of a pixel); a clock that reads the time of the refresh.
+    func test_textLabelsTickersAndClocksAreWhereTheTimeSays() throws {
+        let sway = try Compositor.sway(["800x600@60"])
+        // Full blocks (U+2588), whose edges are easy to find.
+        let show = try write("text.json", ##"""
+            {"background": "#000000", "outputs": {"*": {"zones": [
+              {"name": "label", "rect": {"height": 100}, "items": [{"text": "██", "seconds": 3600, "align": "left",
+               "foreground": "#ffff00", "background": "#0000ff"}]},
+              {"name": "ticker", "rect": {"y": 200, "height": 100}, "items": [{"ticker": "████", "seconds": 3600,
+               "speed": 120, "font": "DejaVu Sans"}]},
+              {"name": "clock", "rect": {"y": 400, "height": 100}, "items": [{"clock": "%H:%M:%S", "seconds": 3600,
+               "timezone": "UTC"}]}]}}}
+            """##)
+        /// The column where the ticker's blocks begin, to a fraction of a pixel (the first
+        /// column at least half covered, interpolated).
+        func tickerEdge(_ picture: Image) -> Double? {
+            var last = 0.0
+            for x in 0..<picture.width {
+                let value = Double(picture.pixel(x, 250).r) / 255
+                if value >= 0.5 { return Double(x) - (value - 0.5) / max(value - last, 1e-6) + 0.5 }
+                last = value
+            }
+            return nil
+        }
+        var pictures: [Double: Image] = [:]
+        // 1800000000 is a whole hour: the items began then. 2 s in, the ticker has come
+        // 240 points in from the right edge; half a second on, 60 more.
+        for instant in [1_800_000_002.0, 1_800_000_002.5, 1_800_000_003.0] {
+            let glout = try sway.glout(["run", "--show", show, "--frozen", String(instant), "--duration", "60"])
+            try sway.waitForGlout(on: ["HEADLESS-1"])
+            pictures[instant] = try sway.screenshot("HEADLESS-1")
+            glout.signal(SIGTERM)
+            let finished = glout.wait()
+            XCTAssertEqual(finished.status, 0, finished.stderr)
+            XCTAssertTrue(finished.stderr.contains("font \"DejaVu Sans\" is DejaVu Sans"), finished.stderr)
+        }
+        let first = try XCTUnwrap(pictures[1_800_000_002.0])
+        // The label: yellow blocks from its left margin (a quarter of its 48 pixels) on blue.
+        XCTAssertTrue(near(first.pixel(5, 50), 0, 0, 255), "the label's background: \(first.pixel(5, 50))")
+        XCTAssertTrue(near(first.pixel(20, 50), 255, 255, 0), "the label's text: \(first.pixel(20, 50))")
+        XCTAssertTrue(near(first.pixel(700, 50), 0, 0, 255))
+        let edges = try [1_800_000_002.0, 1_800_000_002.5].map { try XCTUnwrap(tickerEdge(pictures[$0]!), "no ticker") }
+        XCTAssertEqual(edges[0], 560, accuracy: 1.5, "2 s at 120 points a second from the right edge")
+        XCTAssertEqual(edges[0] - edges[1], 60, accuracy: 0.5, "half a second more")
+        // The clock reads 08:00:02 and 08:00:03: the pictures differ in its zone only there.
+        let clockA = first.cropped(x: 0, y: 400, width: 800, height: 100)
+        let clockB = try XCTUnwrap(pictures[1_800_000_003.0]).cropped(x: 0, y: 400, width: 800, height: 100)
+        XCTAssertNotEqual(clockA, clockB, "the clock's seconds")
+        XCTAssertGreaterThan(clockA.meanBrightness, 1, "the clock's text")
+    }
+
     /// Show files glout cannot play: a clear error naming the file, the place in it and
     /// the reason, status 1, and no window; a usage error for options that do not go with
     /// --show.

@@ -97,7 +97,7 @@ final class ShowTests: XCTestCase {
             (zones(##"{"items": [{"color": "#000000", "seconds": 1, "transition": "wipe"}]}"##),
              "$.outputs[\"*\"].zones[0].items[0].transition", "is not \"cut\""),
             (zones(##"{"items": [{"color": "#000000", "seconds": 1, "fit": "fill"}]}"##),
-             "$.outputs[\"*\"].zones[0].items[0].fit", "only an image"),
+             "$.outputs[\"*\"].zones[0].items[0].fit", "only image items take fit"),
             (zones(##"{"rect": {"width": "0%"}, "items": [\##(item)]}"##), "$.outputs[\"*\"].zones[0].rect.width", "more than 0"),
             (zones(##"{"rect": {"x": -5}, "items": [\##(item)]}"##), "$.outputs[\"*\"].zones[0].rect.x", "points"),
             (zones(##"{"items": [\##(item)], "playlists": []}"##), "$.outputs[\"*\"].zones[0]", "not both"),
@@ -280,5 +280,89 @@ final class ShowExampleTests: XCTestCase {
         XCTAssertEqual(members("item"), ShowParser.members.item.sorted())
         XCTAssertEqual(members("daypart"), ShowParser.members.daypart.sorted())
         XCTAssertEqual(((schema["properties"] as? [String: Any])?.keys.sorted()) ?? [], ShowParser.members.show.sorted())
+    }
+}
+
+/// A show's text items: what they may say, what a clock writes, where a ticker is.
+final class ShowTextTests: XCTestCase {
+    private let utc = TimeZone(identifier: "UTC")!
+
+    private func item(_ json: String) throws(ShowError) -> Show.ShowItem {
+        try ShowParser.parse(##"{"background": "#102030", "outputs": {"*": {"zones": [{"items": [\##(json)]}]}}}"##,
+                             path: "/s.json", defaultTimeZone: utc).outputs[0].zones[0].playlists[0].items[0]
+    }
+
+    func test_textItemsTakeTheirFontSizeColoursAndSpeed() throws {
+        guard case .text(let label) = try item(##"{"text": "Welcome", "seconds": 5, "font": "DejaVu Sans:bold", "size": 64, "foreground": "#ff0000", "align": "left"}"##).source else {
+            return XCTFail("not text")
+        }
+        XCTAssertEqual(label.kind, .label("Welcome"))
+        XCTAssertEqual(label.font, "DejaVu Sans:bold")
+        XCTAssertEqual(label.size, 64)
+        XCTAssertEqual(label.colour, RGB(r: 1, g: 0, b: 0))
+        XCTAssertEqual(label.background, RGB(r: Float(0x10) / 255, g: Float(0x20) / 255, b: Float(0x30) / 255), "the show's")
+        XCTAssertEqual(label.alignment, .left)
+        guard case .text(let ticker) = try item(##"{"ticker": "News", "seconds": 60, "speed": 120}"##).source else {
+            return XCTFail("not text")
+        }
+        XCTAssertEqual(ticker.kind, .ticker("News", speed: 120))
+        XCTAssertEqual(ticker.font, TextItem.defaultFont)
+        let clock = try item(##"{"clock": "%H:%M", "seconds": 60, "timezone": "Asia/Tokyo"}"##)
+        XCTAssertEqual(clock.name, "clock %H:%M")
+        guard case .text(let text) = clock.source else { return XCTFail("not text") }
+        XCTAssertEqual(text.kind, .clock(format: "%H:%M", timeZone: TimeZone(identifier: "Asia/Tokyo")!))
+    }
+
+    func test_textItemErrorsNameTheMember() {
+        let cases: [(String, String, String)] = [
+            (##"{"text": "", "seconds": 1}"##, ".text", "1 to 4096"),
+            (##"{"clock": "%H:%Q", "seconds": 1}"##, ".clock", "\"%Q\" is not a conversion"),
+            (##"{"ticker": "x", "seconds": 1, "speed": 0}"##, ".speed", "1 to 10000"),
+            (##"{"ticker": "x", "seconds": 1, "align": "left"}"##, ".align", "only text or clock items take align"),
+            (##"{"text": "x", "seconds": 1, "size": 2}"##, ".size", "4 to 1000"),
+            (##"{"text": "x", "seconds": 1, "speed": 10}"##, ".speed", "only ticker items take speed"),
+            (##"{"color": "#000000", "seconds": 1, "font": "Sans"}"##, ".font", "only text, clock or ticker items take font"),
+            (##"{"text": "x", "clock": "%H", "seconds": 1}"##, "", "not text and clock"),
+            (##"{"text": "x", "seconds": 1, "align": "middle"}"##, ".align", "not left, center or right"),
+        ]
+        for (json, member, reason) in cases {
+            do {
+                _ = try item(json)
+                XCTFail("accepted \(json)")
+            } catch {
+                XCTAssertEqual(error.path, "$.outputs[\"*\"].zones[0].items[0]" + member, json)
+                XCTAssertTrue(error.message.contains(reason), "\(json): \(error.message)")
+            }
+        }
+    }
+
+    func test_aClockWritesTheTimeInItsZone() {
+        // 2026-12-07 05:04:03 UTC, a Monday.
+        let instant = 1_796_619_843.75
+        XCTAssertEqual(ClockFormat.write("%H:%M:%S", at: instant, in: utc), "05:04:03")
+        XCTAssertEqual(ClockFormat.write("%a %d %b %Y, %I:%M %p %%", at: instant, in: utc), "Mon 07 Dec 2026, 05:04 AM %")
+        XCTAssertEqual(ClockFormat.write("%A %e %B, %H:%M", at: instant, in: TimeZone(identifier: "Asia/Tokyo")!),
+                       "Monday  7 December, 14:04")
+        XCTAssertFalse(ClockFormat.write("%Z", at: instant, in: utc).isEmpty)
+        XCTAssertEqual(ClockFormat.write("%j %y %m", at: instant, in: utc), "341 26 12")
+        XCTAssertNil(ClockFormat.unknown(in: "%H:%M %% %Z"))
+        XCTAssertEqual(ClockFormat.unknown(in: "%H %"), "%")
+    }
+
+    func test_aTickerMovesItsSpeedTimesTheTimeBetweenRefreshes() {
+        // 120 points a second at scale 1, in an 800-pixel zone: in at the right edge.
+        XCTAssertEqual(TextItem.tickerX(elapsed: 0, pixelsPerSecond: 120, lineWidth: 400, zoneWidth: 800), 800)
+        XCTAssertEqual(TextItem.tickerX(elapsed: 2, pixelsPerSecond: 120, lineWidth: 400, zoneWidth: 800), 560)
+        // Gone at the left after (800 + 400) / 120 = 10 s, then in again.
+        XCTAssertEqual(TextItem.tickerX(elapsed: 10.5, pixelsPerSecond: 120, lineWidth: 400, zoneWidth: 800), 740, accuracy: 1e-9)
+        // Each refresh of a 60 Hz and a 144 Hz output moves it speed / rate.
+        for rate in [60.0, 144.0] {
+            var last = TextItem.tickerX(elapsed: 1, pixelsPerSecond: 120, lineWidth: 400, zoneWidth: 800)
+            for refresh in 1...Int(rate) {
+                let x = TextItem.tickerX(elapsed: 1 + Double(refresh) / rate, pixelsPerSecond: 120, lineWidth: 400, zoneWidth: 800)
+                XCTAssertEqual(last - x, 120 / rate, accuracy: 1e-6)
+                last = x
+            }
+        }
     }
 }

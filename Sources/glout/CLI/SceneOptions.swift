@@ -122,7 +122,7 @@ extension OptionTable {
             // Realtime seconds, for a show: still far from overflowing the monotonic clock in nanoseconds.
             let value = try r.value(for: "--frozen")
             guard let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= 4_102_444_800 else {
-                throw r.error("--frozen needs a number of seconds, 0 to 4102444800, not '\(value)'")
+                throw r.error("--frozen needs a number of seconds, 0 or more and at most 4102444800, not '\(value)'")
             }
             o.run.frozen = seconds
         },

@@ -30,8 +30,9 @@ final class Stage {
     private let contentPictures: [String: ContentRendering]
     /// --content's videos, one decoder per file.
     private let videos: [VideoSource]
-    /// --show, ready to draw, and its --play-log.
-    let show: LoadedShow?
+    /// --show, ready to draw, what reads its file again when it changes, and its --play-log.
+    let show: ShowSource?
+    private let showWatcher: ShowWatcher?
     let playLog: PlayLog?
     /// The span's wall (--wall), and this machine's name in it.
     let wall: Wall?
@@ -82,7 +83,14 @@ final class Stage {
         }
         self.programs = programs
         let graphics = graphics
-        show = try options.show.map { try LoadedShow(path: $0, log: log, programs: programs, graphics: graphics) }
+        let show = try options.show.map { try ShowSource(path: $0, log: log, programs: programs, graphics: graphics) }
+        self.show = show
+        // A still show (--frozen) rests: a new one wakes the windows, from the session's thread.
+        let session = SessionThreadOnly(display)
+        show?.onReplace {
+            session.value.onSessionThread { for window in session.value.windows.values { window.setNeedsDisplay() } }
+        }
+        showWatcher = try options.show.flatMap { path in try show.map { try ShowWatcher(path: path, source: $0, log: log) } }
         playLog = try options.playLog.map { try PlayLog(path: $0, limit: options.playLogSize << 20, log: log) }
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
@@ -191,6 +199,7 @@ final class Stage {
         let videos = videos + slots.close()
         stoppers.wait()
         for video in videos { video.stop() }
+        showWatcher?.stop()
         playLog?.flush()
         _ = try? graphics.withSharedContext {
             show?.deleteBuried()
@@ -366,7 +375,7 @@ final class Stage {
         // after start-up, before glout listens for changes.
         telemetry.register(output)
         return { _ in
-            if let show { return ShowRenderer(show: show, scene: scene, playLog: playLog, screenshots: screenshots, stall: stall) }
+            if let show { return ShowRenderer(source: show, scene: scene, playLog: playLog, screenshots: screenshots, stall: stall) }
             return switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content, slots: slots,
                                        screenshots: screenshots, telemetry: telemetry, stall: stall)

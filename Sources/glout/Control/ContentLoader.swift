@@ -47,6 +47,29 @@ struct ContentLoader: Sendable {
         }
     }
 
+    /// Plays the show file `name` (under the content root, as every file it names must be)
+    /// from each output's next frame, on the request's thread, or says why not and changes
+    /// nothing.
+    func replaceShow(_ name: String, in source: ShowSource) throws(ControlError) -> LoadedShow {
+        let path = try root.resolve(name)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(threadID()), 10)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw ControlError(404, "\(ControlRoutes.quoted(name)): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw ControlError(422, "\(ControlRoutes.quoted(name)): not a file") }
+        do {
+            let show = try source.replace(with: path, allowed: root.holds)
+            log.info("control: show \(Log.printable(path))")
+            return show
+        } catch let refused as ShowFileRefused {
+            throw ControlError(403, "\(ControlRoutes.quoted(name)) names \(ControlRoutes.quoted(refused.file)), which is not a "
+                               + "file under the content root")
+        } catch {
+            throw ControlError(422, GloutError(error).message)
+        }
+    }
+
     private func rendering(of path: String) throws -> ContentRendering {
         var info = stat()
         guard stat(path, &info) == 0 else {

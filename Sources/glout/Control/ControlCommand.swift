@@ -19,6 +19,8 @@ enum ControlCommand: Equatable, Sendable {
     case setPrimary(String)
     /// Every output shows its name in large type for a few seconds.
     case identify
+    /// Plays the show file named instead of the one that plays (--show).
+    case setShow(String)
     /// Files shown from the first refresh targeted at or after `at` (CLOCK_REALTIME
     /// seconds), on each output the action names.
     case addCue(at: Double, actions: [CueAction])
@@ -134,6 +136,9 @@ enum ControlRoutes {
             }
             try expect(method, "DELETE", path)
             return .cancelCues(id)
+        case ["show"]:
+            try expect(method, "PUT", path)
+            return .setShow(try field("file", of: body, path: path))
         case ["identify"]:
             try expect(method, "POST", path)
             try emptyObject(body, path: path)

@@ -12,19 +12,30 @@ struct ControlCommands: Sendable {
     let screenshots: Screenshots
     let events: EventHub
     /// The show glout plays (--show), which says what each output shows: content, cues and
-    /// layouts are refused while it plays.
-    var show: String? = nil
+    /// layouts are refused while it plays; PUT /api/v1/show replaces it.
+    var show: ShowSource? = nil
 
     func run(_ command: ControlCommand) -> ControlReply {
         if let show {
             switch command {
             case .setContent, .addCue, .setLayout:
-                return .error(ControlError(409, "glout plays the show \(ControlRoutes.quoted(show)) (--show): its zones say "
-                                           + "what each output shows"))
+                return .error(ControlError(409, "glout plays the show \(ControlRoutes.quoted(show.show.show.path)) (--show): its "
+                                           + "zones say what each output shows"))
             default: break
             }
         }
         switch command {
+        case .setShow(let file):
+            guard let show else {
+                return .error(ControlError(409, "glout plays no show: start it with --show FILE to play shows"))
+            }
+            do throws(ControlError) {
+                let loaded = try loader.replaceShow(file, in: show)
+                let zones = loaded.show.outputs.reduce(0) { $0 + $1.zones.count }
+                return .json(["show": loaded.show.path, "zones": zones])
+            } catch {
+                return .error(error)
+            }
         case .openAPI:
             return ControlReply(status: 200, body: Array(EmbeddedDocuments.openAPI.utf8))
         case .events(let threshold):

@@ -30,7 +30,7 @@ final class ControlService {
         let commands = ControlCommands(loader: ContentLoader(stage: stage, root: root, log: log, bridge: service.bridge),
                                        bridge: service.bridge,
                                        service: SessionThreadOnly(service), screenshots: stage.screenshots,
-                                       events: stage.events, show: options.show)
+                                       events: stage.events, show: stage.show)
         let files = root.path.map { ", files under \(Log.printable($0))" } ?? ""
         let reachable = SessionThreadOnly(service)
         stage.events.onPulse { [bridge = service.bridge] in
@@ -125,7 +125,7 @@ final class ControlService {
             }
             if !dropped.isEmpty { log.info("control: cancelled cue " + dropped.sorted().map(String.init).joined(separator: ", ")) }
             return .json(["cancelled": dropped.sorted()])
-        case .openAPI, .setContent, .screenshot, .addCue, .events:
+        case .openAPI, .setContent, .screenshot, .addCue, .events, .setShow:
             return .error(ControlError(500, "not a command of the session's thread"))
         }
     }

@@ -28,7 +28,7 @@ enum OSCRoutes {
 
     /// Every address, for errors and documents.
     static let addresses = ["/glout/outputs", "/glout/status", "/glout/content", "/glout/outputs/NAME/content",
-                            "/glout/layout", "/glout/primary", "/glout/identify", "/glout/cue", "/glout/cues",
+                            "/glout/layout", "/glout/primary", "/glout/show", "/glout/identify", "/glout/cue", "/glout/cues",
                             "/glout/cues/cancel", "/glout/events"]
 
     /// Where every answer goes, to the sender: the request's address, the HTTP status
@@ -101,6 +101,8 @@ enum OSCRoutes {
             return .setLayout(layout)
         case ["", "glout", "primary"]:
             return .setPrimary(try take(1, ",s (OUTPUT)")[0])
+        case ["", "glout", "show"]:
+            return .setShow(try take(1, ",s (FILE)")[0])
         case ["", "glout", "identify"]:
             // A controller's button sends a number (1 pressed, 0 released): either shows the names.
             let number: Bool = switch arguments.first {

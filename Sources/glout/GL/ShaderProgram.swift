@@ -97,6 +97,8 @@ final class ScenePrograms: Sendable {
     var rings: GLuint { get throws { try program("rings.frag") } }
     /// A --content video's frames.
     var video: GLuint { get throws { try program("video.frag") } }
+    /// A show's text.
+    var showText: GLuint { get throws { try program("show-text.frag") } }
 
     /// Compiles the programs of these fragment shaders now, in the current context.
     func compile(_ fragments: [String]) throws {

@@ -10,13 +10,14 @@ final class LoadedShow: Sendable {
     let show: Show
     /// Per entry of ``Show/outputs``, its zones.
     let zones: [[LoadedZone]]
-    private let graveyard = TextureGraveyard()
 
     /// What an item draws.
     enum Drawing: Sendable {
         case image(ContentImage, fit: ScaleMode, program: GLuint)
         case shader(program: GLuint)
         case colour(SharedTexture, program: GLuint)
+        /// Text in the font file fontconfig found for its name.
+        case text(TextItem, font: String, program: GLuint)
     }
 
     /// A zone, its timeline, and what each item of each playlist draws.
@@ -29,21 +30,25 @@ final class LoadedShow: Sendable {
         func item(_ item: ZoneTimeline.ItemRef) -> Show.ShowItem { zone.playlists[item.playlist].items[item.item] }
     }
 
-    /// Reads the show file at `path` and everything it names. Errors name the file, the
-    /// JSON path and the reason.
-    init(path: String, log: Log, programs: ScenePrograms, graphics: Graphics) throws {
+    /// Reads the show file at `path` and everything it names, its textures buried in
+    /// `graveyard` once no one holds them. Errors name the file, the JSON path and the
+    /// reason; `allowed` says whether an item's file may be opened (the control API's
+    /// content root), and a file it refuses is a ``ShowFileRefused``.
+    init(path: String, log: Log, programs: ScenePrograms, graphics: Graphics, graveyard: TextureGraveyard,
+         allowed: (String) -> Bool = { _ in true }) throws {
         let text = try FileSystem.readText(path, for: "--show")
         do {
             show = try ShowParser.parse(text, path: path)
         } catch {
             throw GloutError("--show \(Log.printable(path)): \(error.path): \(error.message)")
         }
+        for case let file? in show.files.map(\.file) where !allowed(file) { throw ShowFileRefused(file: file) }
         // Each file once, whichever items name it.
         var loaded: [String: ContentFile] = [:]
         var images: [String: ContentImage] = [:]
         var shaders: [String: GLuint] = [:]
         var colours: [RGB: SharedTexture] = [:]
-        let graveyard = graveyard
+        var fonts: [String: String] = [:]
         func drawing(_ item: Show.ShowItem, at jsonPath: String) throws -> Drawing {
             switch item.source {
             case .image(let file):
@@ -68,6 +73,11 @@ final class LoadedShow: Sendable {
                     colours[rgb] = try SharedTexture(width: 1, height: 1, pixels: pixel, graphics: graphics, graveyard: graveyard)
                 }
                 return .colour(colours[rgb]!, program: try graphics.withSharedContext { try programs.image })
+            case .text(let text):
+                if fonts[text.font] == nil {
+                    fonts[text.font] = try LoadedShow.font(text.font, show: path, at: jsonPath, log: log)
+                }
+                return .text(text, font: fonts[text.font]!, program: try graphics.withSharedContext { try programs.showText })
             }
         }
         var zones: [[LoadedZone]] = []
@@ -113,6 +123,22 @@ final class LoadedShow: Sendable {
         }
     }
 
+    /// The file of the font fontconfig matches `name` with, checked to be one FreeType reads.
+    private static func font(_ name: String, show: String, at jsonPath: String, log: Log) throws -> String {
+        guard let (file, family) = FontLookup.file(for: name) else {
+            throw GloutError("--show \(Log.printable(show)): \(jsonPath).font: fontconfig has no font for "
+                             + "\(ControlRoutes.quoted(name)) (install one, such as fonts-dejavu-core)")
+        }
+        do {
+            _ = try FontFace(pixelSize: 16, path: file)
+        } catch {
+            throw GloutError("--show \(Log.printable(show)): \(jsonPath).font: \(GloutError(error).message)")
+        }
+        log.info("--show \(Log.printable(show)): font \(ControlRoutes.quoted(name)) is \(Log.printable(family)), "
+                 + Log.printable(file))
+        return file
+    }
+
     /// The fragment shader an item names.
     private static func shader(_ file: String, show: String, at jsonPath: String) throws -> String {
         let name = "--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file))"
@@ -145,6 +171,9 @@ final class LoadedShow: Sendable {
         return []
     }
 
-    /// Deletes the textures no one holds; in the shared context.
-    func deleteBuried() { graveyard.deleteBuried() }
+}
+
+/// A show that names a file the control API may not open (out of --content-root).
+struct ShowFileRefused: Error {
+    var file: String
 }

@@ -70,6 +70,16 @@ struct Show: Sendable, Equatable {
         case shader(String)
         /// A solid colour.
         case color(RGB)
+        /// A label, a clock or a ticker.
+        case text(TextItem)
+
+        /// The file it reads, if any.
+        var file: String? {
+            switch self {
+            case .image(let path), .shader(let path): path
+            case .color, .text: nil
+            }
+        }
     }
 
     enum Transition: Sendable, Equatable {
@@ -98,7 +108,7 @@ struct Show: Sendable, Equatable {
                         switch item.source {
                         case .image(let path), .shader(let path):
                             if seen.insert(path).inserted { files.append(item.source) }
-                        case .color: break
+                        case .color, .text: break
                         }
                     }
                 }

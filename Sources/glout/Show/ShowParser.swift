@@ -16,6 +16,8 @@ struct ShowParser {
     var folder: String
     /// The zone's time zone where the show names none: the machine's.
     var defaultTimeZone = TimeZone.current
+    /// What text is drawn over where its item names no background: the show's.
+    var defaultBackground = RGB(r: 0, g: 0, b: 0)
 
     static let zoneLimit = 64
     static let playlistLimit = 64
@@ -27,7 +29,8 @@ struct ShowParser {
     /// The members each object of a show may have (docs/show.schema.json names the same).
     static let members = (show: ["$schema", "timezone", "background", "outputs"], zone: ["name", "rect", "items", "playlists"],
                           playlist: ["name", "when", "priority", "items"],
-                          item: ["image", "shader", "color", "seconds", "transition", "fit", "when"],
+                          item: ["image", "shader", "color", "text", "clock", "ticker", "seconds", "transition", "fit", "when",
+                                 "font", "size", "foreground", "background", "align", "speed", "timezone"],
                           daypart: ["days", "from", "until", "dates", "timezone"])
 
     /// The show in `text`, from the file `path`.
@@ -54,6 +57,7 @@ struct ShowParser {
         guard !entries.isEmpty else { throw ShowError(path: "$.outputs", message: "names no output (\"*\" is every output)") }
         var withTimeZone = self
         withTimeZone.defaultTimeZone = zone
+        withTimeZone.defaultBackground = show.background
         for key in entries.keys.sorted() {
             let at = Self.member("$.outputs", key)
             let selector: Show.OutputSelector
@@ -131,22 +135,40 @@ struct ShowParser {
     }
 
     /// The kinds of item a later version may play: named in the error, not taken for a typo.
-    private static let kindsToCome: Set<String> = ["video", "text", "ticker", "clock", "playlist"]
+    private static let kindsToCome: Set<String> = ["video", "playlist"]
+    /// What an item may be: one of these members.
+    static let kinds = ["image", "shader", "color", "text", "clock", "ticker"]
+    /// The members only some kinds take.
+    private static let only: [(member: String, kinds: [String])] = [
+        ("fit", ["image"]), ("font", ["text", "clock", "ticker"]), ("size", ["text", "clock", "ticker"]),
+        ("foreground", ["text", "clock", "ticker"]), ("background", ["text", "clock", "ticker"]),
+        ("align", ["text", "clock"]), ("speed", ["ticker"]), ("timezone", ["clock"]),
+    ]
 
     private func item(_ value: Any, at: String) throws(ShowError) -> Show.ShowItem {
         let object = try Self.object(value, at: at, allowed: nil)
         if let coming = Self.kindsToCome.sorted().first(where: { object[$0] != nil }) {
-            throw ShowError(path: at + "." + coming, message: "this glout's shows play images, shaders and colours; \(coming) "
-                            + "items are not among them yet (a --content playlist plays videos)")
+            throw ShowError(path: at + "." + coming, message: "this glout's shows play images, shaders, colours and text; "
+                            + "\(coming) items are not among them yet (a --content playlist plays videos)")
         }
         _ = try Self.object(value, at: at, allowed: Self.members.item)
-        let kinds = ["image", "shader", "color"].filter { object[$0] != nil }
+        let kinds = Self.kinds.filter { object[$0] != nil }
         guard kinds.count == 1 else {
-            throw ShowError(path: at, message: "give one of image (FILE), shader (FILE) or color (\"#RRGGBB\")"
-                            + (kinds.isEmpty ? "" : ", not \(kinds.joined(separator: " and "))"))
+            throw ShowError(path: at, message: "give one of image (FILE), shader (FILE), color (\"#RRGGBB\"), text, clock "
+                            + "(FORMAT) or ticker" + (kinds.isEmpty ? "" : ", not \(kinds.joined(separator: " and "))"))
+        }
+        for (member, takers) in Self.only where object[member] != nil && !takers.contains(kinds[0]) {
+            let kinds = takers.count == 1 ? takers[0] : takers.dropLast().joined(separator: ", ") + " or " + takers.last!
+            throw ShowError(path: at + "." + member, message: "only \(kinds) items take \(member)")
         }
         let source: Show.ItemSource, name: String
         switch kinds[0] {
+        case "text", "clock", "ticker":
+            let text = try textItem(object, kind: kinds[0], at: at)
+            source = .text(text)
+            let words = text.text(at: 0)
+            name = kinds[0] == "clock" ? "clock \(object["clock"] as? String ?? "")"
+                : words.unicodeScalars.count > 80 ? String(String.UnicodeScalarView(words.unicodeScalars.prefix(80))) + "..." : words
         case "color":
             let text = try Self.string(object["color"]!, at: at + ".color")
             source = .color(try Self.colour(text, at: at + ".color"))
@@ -171,7 +193,6 @@ struct ShowParser {
         } ?? .cut
         var fit = ScaleMode.fit
         if let value = object["fit"] {
-            guard kinds[0] == "image" else { throw ShowError(path: at + ".fit", message: "only an image is fitted") }
             let text = try Self.string(value, at: at + ".fit")
             guard let mode = ScaleMode(rawValue: text) else {
                 throw ShowError(path: at + ".fit", message: "\(ControlRoutes.quoted(text)) is not fit, fill or stretch")
@@ -180,6 +201,51 @@ struct ShowParser {
         }
         let when = try object["when"].map { v throws(ShowError) in try daypart(v, at: at + ".when") }
         return Show.ShowItem(source: source, seconds: seconds, transition: transition, fit: fit, when: when, name: name)
+    }
+
+    /// A label, clock or ticker: its text, font, size, colours and (a ticker) speed.
+    private func textItem(_ object: [String: Any], kind: String, at: String) throws(ShowError) -> TextItem {
+        let value = try Self.string(object[kind]!, at: "\(at).\(kind)")
+        guard !value.isEmpty, value.unicodeScalars.count <= TextItem.maximumLength, !value.utf8.contains(0) else {
+            throw ShowError(path: "\(at).\(kind)", message: "must be 1 to \(TextItem.maximumLength) characters with no NUL")
+        }
+        var item = TextItem(kind: .label(value), font: TextItem.defaultFont, size: TextItem.defaultSize,
+                            colour: RGB(r: 1, g: 1, b: 1), background: defaultBackground, alignment: .center)
+        switch kind {
+        case "clock":
+            if let unknown = ClockFormat.unknown(in: value) {
+                throw ShowError(path: at + ".clock", message: "\(ControlRoutes.quoted(unknown)) is not a conversion glout's clock "
+                                + "writes: " + ClockFormat.conversions.sorted().map { "%\($0)" }.joined(separator: " "))
+            }
+            let zone = try object["timezone"].map { v throws(ShowError) in try Self.timeZone(v, at: at + ".timezone") }
+            item.kind = .clock(format: value, timeZone: zone ?? defaultTimeZone)
+        case "ticker":
+            var speed = 100.0
+            if let given = object["speed"] {
+                speed = try Self.number(given, at: at + ".speed")
+                guard speed >= 1, speed <= 10_000 else {
+                    throw ShowError(path: at + ".speed", message: "give 1 to 10000 points a second")
+                }
+            }
+            item.kind = .ticker(value, speed: speed)
+        default:
+            break
+        }
+        if let font = object["font"] { item.font = try Self.name(font, at: at + ".font") }
+        if let size = object["size"] {
+            item.size = try Self.number(size, at: at + ".size")
+            guard item.size >= 4, item.size <= 1000 else { throw ShowError(path: at + ".size", message: "give 4 to 1000 points") }
+        }
+        if let colour = object["foreground"] { item.colour = try Self.colour(colour, at: at + ".foreground") }
+        if let colour = object["background"] { item.background = try Self.colour(colour, at: at + ".background") }
+        if let align = object["align"] {
+            let text = try Self.string(align, at: at + ".align")
+            guard let alignment = TextItem.Alignment(rawValue: text) else {
+                throw ShowError(path: at + ".align", message: "\(ControlRoutes.quoted(text)) is not left, center or right")
+            }
+            item.alignment = alignment
+        }
+        return item
     }
 
     private static func transition(_ value: Any, at: String, seconds: Double) throws(ShowError) -> Show.Transition {

@@ -7,7 +7,8 @@ import WaylandOutputs
 /// before while it crossfades in; and tells the play log what each zone showed. Runs on
 /// the output's render thread.
 final class ShowRenderer: OutputRenderer {
-    private let show: LoadedShow
+    /// The show, which a change of its file or the control API may replace between frames.
+    private let source: ShowSource
     private let scene: Scene
     private let playLog: PlayLog?
     /// Screenshots the control API waits for.
@@ -20,16 +21,27 @@ final class ShowRenderer: OutputRenderer {
     /// The target and period of the last frame, for the refreshes missed.
     private var last: (target: MonotonicInstant, period: Duration)?
     private(set) var isAnimating = true
+    /// The lines of text this output drew, by item, of the show they belong to; and the
+    /// fonts they are in, by size.
+    private var lines: [TextKey: TextLine] = [:]
+    private var linesOf: ObjectIdentifier?
+    private var faces: [String: FontFace] = [:]
+
+    private struct TextKey: Hashable {
+        var zone: String
+        var item: ZoneTimeline.ItemRef
+    }
 
     /// One item's time on a zone.
     private struct Showing {
+        var show: ObjectIdentifier
         var item: ZoneTimeline.ItemRef
         var began: Double
         var entry: PlayLog.Entry
     }
 
-    init(show: LoadedShow, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, stall: FrameStall = FrameStall()) {
-        self.show = show
+    init(source: ShowSource, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, stall: FrameStall = FrameStall()) {
+        self.source = source
         self.screenshots = screenshots
         self.scene = scene
         self.playLog = playLog
@@ -47,6 +59,12 @@ final class ShowRenderer: OutputRenderer {
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         let state = scene.snapshot
+        let show = source.show
+        if linesOf != ObjectIdentifier(show) {
+            // Another show: the last one's lines go (in this context, which made them).
+            lines = [:]
+            linesOf = ObjectIdentifier(show)
+        }
         output = target.output.name
         let realtime = RealtimeClock.seconds(at: frame.targetTimestamp)
         // --frozen holds the show at that instant: a still picture.
@@ -70,18 +88,19 @@ final class ShowRenderer: OutputRenderer {
             glViewport(gl.x, gl.y, gl.width, gl.height)
             if position.mix < 1 {
                 if let previous = position.previous {
-                    draw(zone.drawing(previous), item: zone.item(previous), local: position.local + zone.item(previous).seconds,
-                         frame: frame, target: target, rect: rect, gl: gl, state: state)
+                    draw(zone.drawing(previous), key: TextKey(zone: zone.zone.name, item: previous),
+                         local: position.local + zone.item(previous).seconds, time: time, frame: frame, target: target,
+                         rect: rect, gl: gl, state: state)
                 }
                 glEnable(GLenum(GL_BLEND))
                 glBlendColor(0, 0, 0, Float(position.mix))
                 glBlendFunc(GLenum(GL_CONSTANT_ALPHA), GLenum(GL_ONE_MINUS_CONSTANT_ALPHA))
             }
-            draw(zone.drawing(position.current), item: zone.item(position.current), local: position.local, frame: frame,
-                 target: target, rect: rect, gl: gl, state: state)
+            draw(zone.drawing(position.current), key: TextKey(zone: zone.zone.name, item: position.current),
+                 local: position.local, time: time, frame: frame, target: target, rect: rect, gl: gl, state: state)
             glDisable(GLenum(GL_BLEND))
             shown.insert(zone.zone.name)
-            account(zone: zone, position: position, realtime: realtime, missed: missed)
+            account(zone: zone, of: show, position: position, realtime: realtime, missed: missed)
         }
         // Zones that show nothing now (the output's role changed, or nothing is scheduled).
         for (name, showing) in showings where !shown.contains(name) {
@@ -97,7 +116,7 @@ final class ShowRenderer: OutputRenderer {
 
     /// Draws one item into the zone at `rect` (picture pixels from the top left; `gl`: the
     /// same in the framebuffer, whose viewport it is).
-    private func draw(_ drawing: LoadedShow.Drawing, item: Show.ShowItem, local: Double, frame: DisplayLinkFrame,
+    private func draw(_ drawing: LoadedShow.Drawing, key: TextKey, local: Double, time: Double, frame: DisplayLinkFrame,
                       target: RenderTarget, rect: Rect, gl: Rect, state: Scene.State) {
         let program: GLuint
         block.set(.canvas, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
@@ -106,21 +125,51 @@ final class ShowRenderer: OutputRenderer {
         block.set(.safe, 0, 0, Double(rect.width), Double(rect.height))
         glActiveTexture(GLenum(GL_TEXTURE0))
         switch drawing {
-        case .image(let image, let fit, let image_program):
+        case .image(let image, let fit, let imageProgram):
             let place = ContentImage.placement(width: image.width, height: image.height, in: rect.size, mode: fit)
             block.set(.image, place.x, place.y, place.width, place.height)
             glBindTexture(GLenum(GL_TEXTURE_2D), image.texture?.name ?? 0)
-            program = image_program
-        case .colour(let texture, let image_program):
+            program = imageProgram
+        case .colour(let texture, let imageProgram):
             block.set(.image, 0, 0, Double(rect.width), Double(rect.height))
             glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
-            program = image_program
+            program = imageProgram
         case .shader(let shader):
             program = shader
+        case .text(let text, let font, let textProgram):
+            placeText(text, font: font, key: key, local: local, time: time, rect: rect, pixelsPerPoint: target.pixelsPerPoint)
+            program = textProgram
         }
         block.upload()
         glUseProgram(program)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// Makes the line of `text` as it reads at `time`, binds it, and places it in the zone:
+    /// a label or clock aligned on whole pixels, a ticker where its speed has brought it
+    /// `local` seconds into the item, to the fraction of a pixel.
+    private func placeText(_ text: TextItem, font: String, key: TextKey, local: Double, time: Double, rect: Rect,
+                           pixelsPerPoint: Double) {
+        let line = lines[key] ?? TextLine()
+        lines[key] = line
+        let pixelSize = Int(max(4, min(1024, (text.size * pixelsPerPoint).rounded())))
+        line.update(text.text(at: time), font: font, pixelSize: pixelSize, faces: &faces)
+        let (width, height) = (Double(line.width), Double(line.height))
+        let zone = (width: Double(rect.width), height: Double(rect.height))
+        let y = ((zone.height - height) / 2).rounded()
+        let margin = (Double(pixelSize) / 4).rounded()
+        let x: Double
+        switch (text.kind, text.alignment) {
+        case (.ticker(_, let speed), _):
+            x = TextItem.tickerX(elapsed: local, pixelsPerSecond: speed * pixelsPerPoint, lineWidth: width, zoneWidth: zone.width)
+        case (_, .left): x = margin
+        case (_, .center): x = ((zone.width - width) / 2).rounded()
+        case (_, .right): x = zone.width - width - margin
+        }
+        block.set(.image, x, y, width, height)
+        block.set(.textColour, Double(text.colour.r), Double(text.colour.g), Double(text.colour.b), 1)
+        block.set(.textBackground, Double(text.background.r), Double(text.background.g), Double(text.background.b), 1)
+        glBindTexture(GLenum(GL_TEXTURE_2D), line.texture)
     }
 
     /// Refreshes between the last frame's target and this one's that got no frame.
@@ -139,9 +188,11 @@ final class ShowRenderer: OutputRenderer {
     }
 
     /// Counts this frame for the item the zone shows, and logs the one it replaced.
-    private func account(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position, realtime: Double, missed: Int) {
+    private func account(zone: LoadedShow.LoadedZone, of show: LoadedShow, position: ZoneTimeline.Position, realtime: Double,
+                         missed: Int) {
         let name = zone.zone.name
-        if var showing = showings[name], showing.item == position.current, showing.began == position.began {
+        if var showing = showings[name], showing.show == ObjectIdentifier(show), showing.item == position.current,
+           showing.began == position.began {
             showing.entry.frames += 1
             showing.entry.missed += missed
             showings[name] = showing
@@ -151,7 +202,7 @@ final class ShowRenderer: OutputRenderer {
         let item = zone.item(position.current)
         let entry = PlayLog.Entry(output: output, zone: name, playlist: zone.zone.playlists[position.current.playlist].name,
                                   item: item.name, start: realtime, end: realtime, frames: 1, missed: 0)
-        showings[name] = Showing(item: position.current, began: position.began, entry: entry)
+        showings[name] = Showing(show: ObjectIdentifier(show), item: position.current, began: position.began, entry: entry)
     }
 
     private func finish(_ showing: Showing, at end: Double, complete: Bool) {
