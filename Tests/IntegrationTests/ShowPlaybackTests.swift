@@ -118,7 +118,10 @@ final class ShowPlaybackTests: IntegrationTestCase {
             return seen.count == 3
         }
         // Lines come as items end: wait for two passes of the list.
-        try waitUntil("six lines in the play log") { ((try? playLog(log)) ?? []).count >= 6 }
+        // Counted without parsing: a line may be half written while the test looks.
+        try waitUntil("six lines in the play log") {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").filter { $0 == "\n" }.count >= 6
+        }
         glout.signal(SIGTERM)
         let finished = glout.wait()
         XCTAssertEqual(finished.status, 0, finished.stderr)
@@ -134,9 +137,11 @@ final class ShowPlaybackTests: IntegrationTestCase {
         }
         // Whole showings (not the first, which began with glout): half a second each,
         // within the refreshes they missed and one more.
-        for line in turns.dropFirst().dropLast() {
+        for (before, line) in zip(turns, turns.dropFirst()).dropLast() {
             let length = (line["end"] as! Double) - (line["start"] as! Double)
-            let missed = line["missed"] as! Int, frames = line["frames"] as! Int
+            // A late first frame shortens an item by the refreshes missed before it (the
+            // last item's); a late next item's lengthens it by its own.
+            let missed = (line["missed"] as! Int) + (before["missed"] as! Int), frames = line["frames"] as! Int
             XCTAssertGreaterThan(frames, 0)
             XCTAssertEqual(length, 0.5, accuracy: Double(missed + 2) / 60, "\(line)")
             XCTAssertEqual(line["complete"] as? Bool, true)
@@ -153,7 +158,7 @@ final class ShowPlaybackTests: IntegrationTestCase {
     /// the same refresh of the clock they share; the play logs say when.
     func test_aDaypartBoundaryTakesEffectAtTheSameRefreshOnTwoCompositors() throws {
         let swayA = try Compositor.sway(["800x600@60"]), swayB = try Compositor.sway(["640x480@60"])
-        let boundary = (Date().timeIntervalSince1970 + 8).rounded(.up)
+        let boundary = (Date().timeIntervalSince1970 + 15).rounded(.up)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         func clock(_ seconds: Double) -> String {
@@ -172,7 +177,9 @@ final class ShowPlaybackTests: IntegrationTestCase {
         let gloutB = try swayB.glout(["run", "--show", show, "--play-log", logs[1], "--duration", "60"])
         try swayA.waitForGlout(on: ["HEADLESS-1"], frozen: false)
         try swayB.waitForGlout(on: ["HEADLESS-1"], frozen: false)
-        XCTAssertLessThan(Date().timeIntervalSince1970, boundary, "glout took too long to start for this test")
+        guard Date().timeIntervalSince1970 < boundary - 1 else {
+            throw XCTSkip("the two glouts took more than 14 s to start: the boundary passed before the test could look")
+        }
         XCTAssertTrue(near(try swayA.screenshot("HEADLESS-1").pixel(400, 300), 255, 0, 0), "before the boundary")
         for sway in [swayA, swayB] {
             try waitUntil("the daypart's picture after the boundary") {
@@ -197,6 +204,9 @@ final class ShowPlaybackTests: IntegrationTestCase {
             XCTAssertLessThan(start - boundary, 0.25, "\(log)")
             starts.append(start)
         }
+        // The same refresh of the shared clock: within a refresh of each other (two sways'
+        // refreshes keep phases of their own), or the next where a loaded machine made one late.
+        XCTAssertLessThan(abs(starts[0] - starts[1]), 2.0 / 60, "\(starts.map { $0 - boundary })")
         print("daypart boundary: first refreshes \(String(format: "%.2f", (starts[0] - boundary) * 1000)) and "
               + "\(String(format: "%.2f", (starts[1] - boundary) * 1000)) ms after it")
     }

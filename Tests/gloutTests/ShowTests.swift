@@ -24,11 +24,11 @@ final class ShowTests: XCTestCase {
     }
 
     /// Seconds since 1970 of a UTC date and time.
-    private func utcSeconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Double {
+    private func utcSeconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Double = 0) -> Double {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utc
-        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute,
-                                                  second: second))!.timeIntervalSince1970
+        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!
+            .timeIntervalSince1970 + second
     }
 
     func test_aShowGivesEachOutputItsZonesAndItsItems() throws {
@@ -109,6 +109,8 @@ final class ShowTests: XCTestCase {
              "$.outputs[\"*\"].zones[0].playlists[0].when.days[0]", "is not a day"),
             (zones(##"{"playlists": [{"when": {"from": "25:00"}, "items": [\##(item)]}]}"##),
              "$.outputs[\"*\"].zones[0].playlists[0].when.from", "not a time of day"),
+            (zones(##"{"playlists": [{"when": {"until": "-1:00"}, "items": [\##(item)]}]}"##),
+             "$.outputs[\"*\"].zones[0].playlists[0].when.until", "not a time of day"),
             (zones(##"{"playlists": [{"when": {"from": "7:00"}, "items": [\##(item)]}]}"##),
              "$.outputs[\"*\"].zones[0].playlists[0].when.from", "HH:MM"),
             (zones(##"{"playlists": [{"when": {"from": "08:00", "until": "08:00"}, "items": [\##(item)]}]}"##),
@@ -124,6 +126,19 @@ final class ShowTests: XCTestCase {
             XCTAssertEqual(error.path, path, text)
             XCTAssertTrue(error.message.contains(reason), "\(text): \(error.message)")
         }
+    }
+
+    func test_24IsTheEndOfTheDay() throws {
+        for (when, from, until) in [(##"{"from": "18:00", "until": "24:00"}"##, 18 * 3600, 86_400),
+                                    (##"{"from": "00:00", "until": "24:00"}"##, 0, nil), (##"{"until": "24:00"}"##, nil, nil)] {
+            let show = try parse(##"{"outputs": {"*": {"zones": [{"playlists": [{"when": \##(when), "items": [{"color": "#000000", "seconds": 1}]}]}]}}}"##)
+            let daypart = try XCTUnwrap(show.outputs[0].zones[0].playlists[0].when)
+            XCTAssertEqual(daypart.from, from, when)
+            XCTAssertEqual(daypart.until, until, when)
+        }
+        let evening = Daypart(from: 18 * 3600, until: 86_400, timeZone: utc)
+        XCTAssertTrue(evening.holds(at: utcSeconds(2026, 12, 7, 23, 59, 59)))
+        XCTAssertFalse(evening.holds(at: utcSeconds(2026, 12, 8)))
     }
 
     func test_aDaypartHoldsOnItsDaysTimesAndDatesInItsTimeZone() throws {
@@ -147,7 +162,7 @@ final class ShowTests: XCTestCase {
         XCTAssertFalse(late.holds(at: utcSeconds(2026, 12, 11, 1)), "Friday's early hours are Thursday's window")
         XCTAssertFalse(late.holds(at: .nan))
         // The instants around one at which it may change include its edges.
-        let changes = Set(breakfast.changes(around: utcSeconds(2026, 12, 7, 8)))
+        let changes = Set(breakfast.changes(from: utcSeconds(2026, 12, 7, 8), to: utcSeconds(2026, 12, 7, 8)))
         XCTAssertTrue(changes.contains(utcSeconds(2026, 12, 7, 5)) && changes.contains(utcSeconds(2026, 12, 7, 10)))
         XCTAssertTrue(changes.contains(utcSeconds(2026, 12, 31, 23)), "the day after the last date, in Berlin")
     }
@@ -187,6 +202,36 @@ final class ShowTests: XCTestCase {
         XCTAssertEqual(timeline.segment(at: saturday).items, [0, 1])
         // The same instant gives the same item whenever it is first asked (another machine).
         XCTAssertEqual(ZoneTimeline(zone: try menu()).position(at: boundary + 31), loop)
+    }
+
+    /// Whenever a machine first asks, and however long ago the choice changed, an instant
+    /// gives the same item: a choice that has held since a date range ended weeks ago
+    /// still starts where it changed.
+    func test_everyMachineAgreesOnAnInstantWheneverItAsks() throws {
+        let zone = try parse("""
+            {"outputs": {"*": {"zones": [{"items": [
+              {"color": "#ff0000", "seconds": 10},
+              {"color": "#00ff00", "seconds": 7, "when": {"days": ["mon"], "dates": {"until": "2026-12-24"}}}]}]}}}
+            """).outputs[0].zones[0]
+        let instant = utcSeconds(2027, 1, 20, 12, 0, 3.5)
+        // One machine has run since December, and asked on the way; another starts now.
+        let running = ZoneTimeline(zone: zone)
+        for day in stride(from: utcSeconds(2026, 12, 20), to: instant, by: 86_400 / 3) { _ = running.position(at: day) }
+        let fresh = ZoneTimeline(zone: zone)
+        // The last change: Tuesday 2026-12-22, when the last Monday with the green item ended.
+        XCTAssertEqual(fresh.segment(at: instant).start, utcSeconds(2026, 12, 22))
+        XCTAssertEqual(running.segment(at: instant).start, utcSeconds(2026, 12, 22))
+        XCTAssertEqual(running.position(at: instant), fresh.position(at: instant))
+        // A zone whose choice never changes loops from 1970 on every machine.
+        let plain = try parse(##"{"outputs": {"*": {"zones": [{"items": [{"color": "#ff0000", "seconds": 7}]}]}}}"##)
+        XCTAssertEqual(ZoneTimeline(zone: plain.outputs[0].zones[0]).segment(at: instant).start, 0)
+    }
+
+    /// One item alone loops without fading in over nothing each time round.
+    func test_aListOfOneItemLoopsWithoutAFade() throws {
+        let zone = try parse(##"{"outputs": {"*": {"zones": [{"items": [{"color": "#ff0000", "seconds": 5, "transition": {"crossfade_ms": 1000}}]}]}}}"##)
+            .outputs[0].zones[0]
+        XCTAssertEqual(try XCTUnwrap(ZoneTimeline(zone: zone).position(at: 1_800_000_000.2)).mix, 1)
     }
 
     func test_aCrossfadeMixesInTheProportionTheTimeSays() throws {

@@ -94,7 +94,8 @@ final class Stage {
         playLog = try options.playLog.map { try PlayLog(path: $0, limit: options.playLogSize << 20, log: log) }
         scene = Scene(.init(layout: options.layout, frozen: options.frozen, start: MonotonicInstant.now.nanoseconds,
                             machine: machine, showsControl: options.showsControl,
-                            clock: options.clock ?? (wall != nil ? .realtime : .monotonic), rests: rests,
+                            clock: options.show != nil ? .realtime : options.clock ?? (wall != nil ? .realtime : .monotonic),
+                            playsShow: options.show != nil, rests: rests,
                             live: options.live, label: options.label))
         if options.identify { scene.toggleIdentify(now: .now) }
         // Decoding starts now, ahead of the first frames.
@@ -117,6 +118,8 @@ final class Stage {
     /// not compile stops glout first.
     private static func firstPrograms(_ options: RunOptions, outputs: [Output], primary: Output?,
                                       files: [ContentFile]) -> [String] {
+        // A show draws images and colours with image.frag, text with show-text.frag.
+        if options.show != nil { return ["image.frag", "show-text.frag"] }
         switch options.scene {
         case .triangle: return ["triangle.frag"]
         case .pacing: return ["pacing.frag", "text.frag"]
@@ -140,7 +143,6 @@ final class Stage {
             first.append("image.frag")
         }
         if files.contains(where: { if case .video = $0 { true } else { false } }) { first.append("video.frag") }
-        if options.show != nil { first.append("image.frag") }
         for case .shader(let path, _) in files { first.append(path) }
         return first
     }
@@ -202,6 +204,7 @@ final class Stage {
         showWatcher?.stop()
         playLog?.flush()
         _ = try? graphics.withSharedContext {
+            // What shows replaced while glout ran left (the last one's go with it).
             show?.deleteBuried()
             programs.delete()
             for video in videos { video.textures.delete() }
@@ -370,12 +373,15 @@ final class Stage {
         let stall = FrameStall(milliseconds: options.stalls[output.name] ?? 0)
         let framing = options.framing(for: output.name)
         let content = contentPictures[output.name] ?? contentPictures[""]
-        let show = show, playLog = playLog
+        let show = show, playLog = playLog, framesPerSecond = options.framesPerSecond(for: output.name)
         // The description as it is when the window opens: a --set-mode switch changes it
         // after start-up, before glout listens for changes.
         telemetry.register(output)
         return { _ in
-            if let show { return ShowRenderer(source: show, scene: scene, playLog: playLog, screenshots: screenshots, stall: stall) }
+            if let show {
+                return ShowRenderer(source: show, scene: scene, playLog: playLog, screenshots: screenshots, stall: stall,
+                                    framesPerSecond: framesPerSecond)
+            }
             return switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content, slots: slots,
                                        screenshots: screenshots, telemetry: telemetry, stall: stall)

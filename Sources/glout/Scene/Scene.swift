@@ -49,6 +49,8 @@ final class Scene: Sendable {
         var machine = ""
         var showsControl = true
         var clock = SceneClock.monotonic
+        /// Whether a show plays (--show): on CLOCK_REALTIME, frozen at a realtime instant.
+        var playsShow = false
         /// Whether a picture that stands still stops drawing (run; bench keeps drawing to
         /// measure), and whether the dashboard shows its live rates and graphs (--no-live).
         var rests = true
@@ -121,7 +123,7 @@ final class Scene: Sendable {
     /// span's realtime clock from the shared time, which never stopped.
     func toggleFrozen(now: MonotonicInstant) {
         update { state in
-            let shared = state.clock == .realtime && state.layout == .span
+            let shared = state.clock == .realtime && (state.layout == .span || state.playsShow)
             if let frozen = state.frozen {
                 if !shared { state.start = now.nanoseconds &- UInt64(max(0, frozen) * 1e9) }
                 state.frozen = nil

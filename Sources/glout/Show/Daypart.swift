@@ -13,19 +13,25 @@ struct Daypart: Sendable, Equatable {
     /// The first and last day (inclusive) on which a window may start; nil: no limit.
     var firstDate: DayDate?
     var lastDate: DayDate?
-    var timeZone: TimeZone
+    var timeZone: TimeZone {
+        didSet { calendar.timeZone = timeZone }
+    }
+    /// The Gregorian calendar in `timeZone`, made once.
+    private var calendar: Calendar
+
+    init(days: Set<Int>? = nil, from: Int? = nil, until: Int? = nil, firstDate: DayDate? = nil, lastDate: DayDate? = nil,
+         timeZone: TimeZone) {
+        (self.days, self.from, self.until, self.firstDate, self.lastDate) = (days, from, until, firstDate, lastDate)
+        self.timeZone = timeZone
+        calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+    }
 
     /// A day of the calendar.
     struct DayDate: Sendable, Equatable, Comparable {
         var year: Int, month: Int, day: Int
 
         static func < (a: DayDate, b: DayDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
-    }
-
-    private var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
     }
 
     /// Whether the daypart holds at `seconds` since 1970 (CLOCK_REALTIME).
@@ -56,16 +62,16 @@ struct Daypart: Sendable, Equatable {
         return true
     }
 
-    /// The instants within `span` days either side of `seconds` at which whether it
-    /// holds may change: each day's start, `from` and `until`; and the date range's ends,
-    /// however far.
-    func changes(around seconds: Double, span: Int = 8) -> [Double] {
-        guard seconds.isFinite, abs(seconds) < 1e11 else { return [] }
-        let calendar = calendar
+    /// The instants from `start` to `end` at which whether it holds may change: each
+    /// day's start, `from` and `until` (one day more either side, so none is missed at an
+    /// edge); with ``dateEdges``.
+    func changes(from start: Double, to end: Double) -> [Double] {
+        guard start.isFinite, end.isFinite, abs(start) < 1e11, abs(end) < 1e11, start <= end else { return [] }
         var instants: [Double] = []
-        let today = calendar.startOfDay(for: Date(timeIntervalSince1970: seconds))
-        for offset in -span...span {
-            guard let day = calendar.date(byAdding: .day, value: offset, to: today) else { continue }
+        let first = calendar.startOfDay(for: Date(timeIntervalSince1970: start))
+        let days = Int(((end - start) / 86_400).rounded(.up)) + 1
+        for offset in -1...days {
+            guard let day = calendar.date(byAdding: .day, value: offset, to: first) else { continue }
             instants.append(day.timeIntervalSince1970)
             for time in [from, until].compactMap({ $0 }) where time > 0 && time < 86_400 {
                 if let instant = calendar.date(bySettingHour: time / 3600, minute: time / 60 % 60, second: time % 60, of: day) {
@@ -73,6 +79,14 @@ struct Daypart: Sendable, Equatable {
                 }
             }
         }
+        return instants + dateEdges
+    }
+
+    /// The instants its date range begins and ends (and where a window that starts on its
+    /// last day runs past midnight, that window's end): between two of these, of every
+    /// daypart of a zone, what holds repeats week after week.
+    var dateEdges: [Double] {
+        var instants: [Double] = []
         for (date, after) in [(firstDate, 0), (lastDate, 1)] {
             guard let date, let day = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day)),
                   let edge = calendar.date(byAdding: .day, value: after, to: day) else { continue }

@@ -11,6 +11,10 @@ final class LoadedShow: Sendable {
     /// Per entry of ``Show/outputs``, its zones.
     let zones: [[LoadedZone]]
 
+    /// The most a show's images may take decoded, all together (each is held as a texture
+    /// until the show is replaced).
+    static let imageBytesLimit = 2 << 30
+
     /// What an item draws.
     enum Drawing: Sendable {
         case image(ContentImage, fit: ScaleMode, program: GLuint)
@@ -49,11 +53,17 @@ final class LoadedShow: Sendable {
         var shaders: [String: GLuint] = [:]
         var colours: [RGB: SharedTexture] = [:]
         var fonts: [String: String] = [:]
+        var imageBytes = 0
         func drawing(_ item: Show.ShowItem, at jsonPath: String) throws -> Drawing {
             switch item.source {
             case .image(let file):
                 if images[file] == nil {
                     let image = try LoadedShow.image(file, show: path, at: jsonPath, log: log, loaded: &loaded)
+                    imageBytes += image.width * image.height * 4
+                    guard imageBytes <= LoadedShow.imageBytesLimit else {
+                        throw GloutError("--show \(Log.printable(path)): \(jsonPath): \(Log.printable(file)) takes the show's "
+                                         + "images past \(LoadedShow.imageBytesLimit >> 30) GiB decoded; show fewer or smaller ones")
+                    }
                     images[file] = try image.uploaded(graphics: graphics, graveyard: graveyard)
                 }
                 return .image(images[file]!, fit: item.fit, program: try graphics.withSharedContext { try programs.image })

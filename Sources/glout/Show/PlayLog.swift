@@ -40,6 +40,10 @@ final class PlayLog: Sendable {
         var descriptor: Int32
         var size: Int
         var failed = false
+        /// Lines not yet written whole.
+        var pending: [UInt8] = []
+        /// Whether a rotation failed (then the file grows on, said once).
+        var cannotRotate = false
     }
     private let file: Locked<File>
 
@@ -78,24 +82,34 @@ final class PlayLog: Sendable {
         queue.sync {}
     }
 
-    /// Appends `line`, rotating first where it would take the file past the limit. A
-    /// write that fails is said once, and the lines after it are tried again.
+    /// Appends `line` (after any line a failed write left), rotating first where it would
+    /// take the file past the limit. A write that fails is cut back to the last whole line,
+    /// said once, and tried again with the next line; at most a mebibyte waits so.
     private func write(_ line: [UInt8]) {
         file.withLock { file in
-            if file.descriptor < 0, let reopened = try? PlayLog.open(path) { (file.descriptor, file.size) = (reopened, 0) }
-            if file.size > 0, file.size + line.count > limit { rotate(&file) }
+            if file.descriptor < 0, let reopened = try? PlayLog.open(path) {
+                (file.descriptor, file.size) = (reopened, PlayLog.size(of: reopened))
+            }
+            if file.pending.count + line.count <= 1 << 20 { file.pending += line }
+            if file.size > 0, !file.cannotRotate, file.size + file.pending.count > limit { rotate(&file) }
             var written = 0
-            while written < line.count, file.descriptor >= 0 {
-                let count = line.withUnsafeBytes { Glibc.write(file.descriptor, $0.baseAddress! + written, line.count - written) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    if !file.failed { log.warning("--play-log \(Log.printable(path)): cannot write (\(FileSystem.reason()))") }
-                    file.failed = true
-                    return
+            while written < file.pending.count, file.descriptor >= 0 {
+                let count = file.pending.withUnsafeBytes {
+                    Glibc.write(file.descriptor, $0.baseAddress! + written, $0.count - written)
                 }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
                 written += count
             }
+            guard written == file.pending.count else {
+                if !file.failed { log.warning("--play-log \(Log.printable(path)): cannot write (\(FileSystem.reason())); trying again") }
+                file.failed = true
+                // No half line stays in the file.
+                if file.descriptor >= 0 { _ = ftruncate(file.descriptor, off_t(file.size)) }
+                return
+            }
             file.size += written
+            file.pending = []
             file.failed = false
         }
     }
@@ -105,7 +119,12 @@ final class PlayLog: Sendable {
         for index in stride(from: PlayLog.kept - 1, through: 1, by: -1) {
             rename("\(path).\(index)", "\(path).\(index + 1)")
         }
-        rename(path, "\(path).1")
+        guard rename(path, "\(path).1") == 0 else {
+            // The folder may not allow it: the file grows on rather than lose lines.
+            log.warning("--play-log \(Log.printable(path)): cannot rotate (\(FileSystem.reason())); the file grows on")
+            file.cannotRotate = true
+            return
+        }
         close(file.descriptor)
         do {
             file.descriptor = try PlayLog.open(path)

@@ -185,7 +185,7 @@ struct ShowParser {
         }
         let seconds = try Self.number(secondsValue, at: at + ".seconds")
         guard seconds >= Playlist.shortestItem, seconds <= Playlist.longestItem else {
-            throw ShowError(path: at + ".seconds", message: "\(seconds) is not a duration: give seconds from "
+            throw ShowError(path: at + ".seconds", message: "\(Self.format(seconds)) is not a duration: give seconds from "
                             + "\(Playlist.shortestItem) to \(Int(Playlist.longestItem))")
         }
         let transition = try object["transition"].map { v throws(ShowError) in
@@ -260,7 +260,7 @@ struct ShowParser {
             throw ShowError(path: at + ".crossfade_ms", message: "give 1 to \(Int(longestCrossfade)) milliseconds")
         }
         guard milliseconds / 1000 <= seconds else {
-            throw ShowError(path: at + ".crossfade_ms", message: "\(milliseconds) ms is longer than the item's \(seconds) s")
+            throw ShowError(path: at + ".crossfade_ms", message: "\(Self.format(milliseconds)) ms is longer than the item's \(Self.format(seconds)) s")
         }
         return .crossfade(milliseconds / 1000)
     }
@@ -283,8 +283,10 @@ struct ShowParser {
             }
             daypart.days = days
         }
-        if let from = object["from"] { daypart.from = try Self.timeOfDay(from, at: at + ".from") }
+        // 24:00 starts nothing (it is the next day's 00:00), and ends the day.
+        if let from = object["from"] { daypart.from = try Self.timeOfDay(from, at: at + ".from") % 86_400 }
         if let until = object["until"] { daypart.until = try Self.timeOfDay(until, at: at + ".until") }
+        if (daypart.from ?? 0) == 0 && daypart.until == 86_400 { daypart.until = nil }
         if daypart.from == nil && daypart.until == 0 {
             throw ShowError(path: at + ".until", message: "00:00 with no from holds never; leave both out for the whole day")
         }
@@ -350,6 +352,9 @@ struct ShowParser {
         return number.doubleValue
     }
 
+    /// A number as the file would write it: 0, -1, 0.5, 1e+20.
+    private static func format(_ value: Double) -> String { String(format: "%g", value) }
+
     private static func kind(of value: Any) -> String {
         switch value {
         case is String: "a string"
@@ -380,11 +385,11 @@ struct ShowParser {
         return zone
     }
 
-    /// `HH:MM` or `HH:MM:SS`, 00:00 to 24:00, as seconds into the day.
+    /// `HH:MM` or `HH:MM:SS`, 00:00 to 24:00, as seconds into the day (24:00: 86400).
     static func timeOfDay(_ value: Any, at: String) throws(ShowError) -> Int {
         let text = try string(value, at: at)
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let numbers = parts.map { $0.count == 2 && $0.allSatisfy(\.isASCII) ? Int($0) : nil }
+        let numbers = parts.map { $0.count == 2 && $0.allSatisfy({ ("0"..."9").contains($0) }) ? Int($0) : nil }
         guard (2...3).contains(parts.count), numbers.allSatisfy({ $0 != nil }) else {
             throw ShowError(path: at, message: "\(ControlRoutes.quoted(text)) is not a time of day: give \"HH:MM\" or \"HH:MM:SS\"")
         }
@@ -393,7 +398,7 @@ struct ShowParser {
         guard minute < 60, second < 60, seconds <= 86_400 else {
             throw ShowError(path: at, message: "\(ControlRoutes.quoted(text)) is not a time of day from 00:00 to 24:00")
         }
-        return seconds == 86_400 ? 0 : seconds
+        return seconds
     }
 
     /// `YYYY-MM-DD`, a day that exists.
@@ -428,7 +433,7 @@ struct ShowParser {
         }
         let points = try number(value, at: at)
         guard points >= 0, points <= 100_000, !positive || points > 0 else {
-            throw ShowError(path: at, message: "\(points) points: give " + (positive ? "more than 0" : "0") + " to 100000")
+            throw ShowError(path: at, message: "\(Self.format(points)) points: give " + (positive ? "more than 0" : "0") + " to 100000")
         }
         return .points(points)
     }

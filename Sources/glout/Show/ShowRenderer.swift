@@ -26,6 +26,10 @@ final class ShowRenderer: OutputRenderer {
     private var lines: [TextKey: TextLine] = [:]
     private var linesOf: ObjectIdentifier?
     private var faces: [String: FontFace] = [:]
+    /// Whether the output rested after the last frame; the least time between frames
+    /// (--fps), in nanoseconds.
+    private var restsAfterLast = false
+    private let slowest: Double
 
     private struct TextKey: Hashable {
         var zone: String
@@ -40,8 +44,10 @@ final class ShowRenderer: OutputRenderer {
         var entry: PlayLog.Entry
     }
 
-    init(source: ShowSource, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, stall: FrameStall = FrameStall()) {
+    init(source: ShowSource, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, stall: FrameStall = FrameStall(),
+         framesPerSecond: Double? = nil) {
         self.source = source
+        slowest = framesPerSecond.map { $0 > 0 ? 1e9 / $0 : 0 } ?? 0
         self.screenshots = screenshots
         self.scene = scene
         self.playLog = playLog
@@ -53,22 +59,42 @@ final class ShowRenderer: OutputRenderer {
         for showing in showings.values { finish(showing, at: last.map(end(after:)) ?? showing.entry.start, complete: false) }
     }
 
+    /// What the next frame draws, worked out in ``prepare(_:in:)``: outside the turn at GL
+    /// that windows may take one at a time, since a daypart's boundary can take a while.
+    private struct Plan {
+        var state: Scene.State
+        var show: LoadedShow
+        var realtime: Double
+        var time: Double
+        var zones: [(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position?)]
+    }
+    private var plan: Plan?
+
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
         stall.wait()
+        let state = scene.snapshot
+        let show = source.show
+        let realtime = RealtimeClock.seconds(at: frame.targetTimestamp)
+        // --frozen (or the f key) holds the show at that instant: a still picture.
+        let time = state.frozen ?? realtime
+        let zones = show.zones(for: target.output.name, primary: state.primary == target.output.name).map { zone in
+            zone.timeline.prepare(after: time, within: 10)
+            return (zone, zone.timeline.position(at: time))
+        }
+        plan = Plan(state: state, show: show, realtime: realtime, time: time, zones: zones)
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
-        let state = scene.snapshot
-        let show = source.show
+        if plan == nil { prepare(frame, in: target) }
+        guard let plan else { return }
+        self.plan = nil
+        let (state, show, realtime, time) = (plan.state, plan.show, plan.realtime, plan.time)
         if linesOf != ObjectIdentifier(show) {
             // Another show: the last one's lines go (in this context, which made them).
             lines = [:]
             linesOf = ObjectIdentifier(show)
         }
         output = target.output.name
-        let realtime = RealtimeClock.seconds(at: frame.targetTimestamp)
-        // --frozen holds the show at that instant: a still picture.
-        let time = state.frozen ?? realtime
         let missed = missedRefreshes(before: frame)
         let size = target.pixelSize
         glDisable(GLenum(GL_SCISSOR_TEST))
@@ -79,11 +105,10 @@ final class ShowRenderer: OutputRenderer {
         glClear(GLenum(GL_COLOR_BUFFER_BIT))
         let picture = target.picture
         var shown = Set<String>()
-        for zone in show.zones(for: target.output.name, primary: state.primary == target.output.name) {
+        for (zone, position) in plan.zones {
             guard var rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { continue }
             rect = rect.offset(by: picture.origin)
-            zone.timeline.prepare(after: time, within: 5)
-            guard let position = zone.timeline.position(at: time) else { continue }
+            guard let position else { continue }
             let gl = rect.flippedY(containerHeight: size.height)
             glViewport(gl.x, gl.y, gl.width, gl.height)
             if position.mix < 1 {
@@ -109,6 +134,8 @@ final class ShowRenderer: OutputRenderer {
         }
         last = (frame.targetTimestamp, frame.duration)
         isAnimating = state.frozen == nil
+        // A still output's pause until something wakes it is a rest, not refreshes missed.
+        restsAfterLast = !isAnimating
         if let screenshots, screenshots.isWaiting(for: target.output.name) {
             screenshots.deliver(FrameDump.read(target.framebuffer, of: target), for: target.output.name)
         }
@@ -172,10 +199,12 @@ final class ShowRenderer: OutputRenderer {
         glBindTexture(GLenum(GL_TEXTURE_2D), line.texture)
     }
 
-    /// Refreshes between the last frame's target and this one's that got no frame.
+    /// Refreshes between the last frame's target and this one's that got no frame: at
+    /// the rate the output draws (a refresh, or --fps's interval), after no rest.
     private func missedRefreshes(before frame: DisplayLinkFrame) -> Int {
-        guard let last, frame.targetTimestamp > last.target else { return 0 }
-        let period = Double(last.period.components.seconds) * 1e9 + Double(last.period.components.attoseconds) * 1e-9
+        guard let last, !restsAfterLast, frame.targetTimestamp > last.target else { return 0 }
+        let refresh = Double(last.period.components.seconds) * 1e9 + Double(last.period.components.attoseconds) * 1e-9
+        let period = max(refresh, slowest)
         guard period > 0 else { return 0 }
         let refreshes = (Double((frame.targetTimestamp - last.target).inNanoseconds) / period).rounded()
         return refreshes.isFinite && refreshes > 1 ? Int(min(refreshes, 1e9)) - 1 : 0
@@ -198,7 +227,11 @@ final class ShowRenderer: OutputRenderer {
             showings[name] = showing
             return
         }
-        if let before = showings[name] { finish(before, at: realtime, complete: true) }
+        if var before = showings[name] {
+            // The refreshes missed before this item's first frame were the last item's.
+            before.entry.missed += missed
+            finish(before, at: realtime, complete: true)
+        }
         let item = zone.item(position.current)
         let entry = PlayLog.Entry(output: output, zone: name, playlist: zone.zone.playlists[position.current.playlist].name,
                                   item: item.name, start: realtime, end: realtime, frames: 1, missed: 0)

@@ -24,6 +24,18 @@ final class ZoneTimeline: Sendable {
         var end: Double
         var playlist: Int?
         var items: [Int]
+        /// Where each item begins in one pass of the list, and a pass's length.
+        var offsets: [Double] = []
+        var length = 0.0
+
+        fileprivate init(zone: Show.Zone, start: Double, end: Double, choice: Choice) {
+            (self.start, self.end, playlist, items) = (start, end, choice.playlist, choice.items)
+            guard let playlist else { return }
+            for item in items {
+                offsets.append(length)
+                length += zone.playlists[playlist].items[item].seconds
+            }
+        }
     }
 
     /// What the zone shows at an instant.
@@ -40,12 +52,14 @@ final class ZoneTimeline: Sendable {
     }
 
     /// The choice of playlist and items at an instant.
-    private struct Choice: Equatable {
+    fileprivate struct Choice: Equatable {
         var playlist: Int?
         var items: [Int]
     }
 
     private let segments = Locked<[Segment]>([])
+    /// Whether a job works out the next stretch now.
+    private let preparing = Locked(false)
 
     init(zone: Show.Zone) {
         self.zone = zone
@@ -58,28 +72,37 @@ final class ZoneTimeline: Sendable {
         guard var position = ZoneTimeline.position(in: segment, zone: zone, at: seconds) else { return nil }
         let item = zone.playlists[position.current.playlist].items[position.current.item]
         guard case .crossfade(let length) = item.transition, position.local < length else { return position }
-        position.mix = max(0, position.local / length)
-        if position.previous == nil, position.began == segment.start, segment.start > 0 {
-            // The first item after a boundary comes in over what played before it.
+        if position.previous == nil {
+            // Only the first item after a boundary comes in over what played before it
+            // (nothing: what is beneath the zone); a list of one item loops without a fade.
+            guard position.began == segment.start, segment.start > 0 else { return position }
             let before = self.segment(at: segment.start - 0.000_5)
             position.previous = ZoneTimeline.position(in: before, zone: zone, at: segment.start - 0.000_5)?.current
         }
+        position.mix = max(0, position.local / length)
         return position
     }
 
     /// The item at `seconds` of `segment`, and the one before it in the same playlist.
     private static func position(in segment: Segment, zone: Show.Zone, at seconds: Double) -> Position? {
-        guard let playlist = segment.playlist, !segment.items.isEmpty else { return nil }
-        let items = zone.playlists[playlist].items
-        let list = Playlist(durations: segment.items.map { items[$0].seconds })
-        let at = list.position(at: seconds - segment.start)
-        let began = segment.start + Double(at.pass) * list.length + list.durations[..<at.item].reduce(0, +)
-        var previous: ItemRef?
-        if at.item > 0 || at.pass > 0, segment.items.count > 1 {
-            previous = ItemRef(playlist: playlist, item: segment.items[(at.item + segment.items.count - 1) % segment.items.count])
+        guard let playlist = segment.playlist, !segment.items.isEmpty, segment.length > 0 else { return nil }
+        let elapsed = max(0, seconds - segment.start)
+        let pass = (elapsed / segment.length).rounded(.down)
+        let offset = min(max(0, elapsed - pass * segment.length), segment.length)
+        // The last item whose offset is at or before this one (binary search).
+        var low = 0, high = segment.offsets.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if segment.offsets[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        return Position(current: ItemRef(playlist: playlist, item: segment.items[at.item]), local: at.local, began: began,
-                        previous: previous, mix: 1)
+        let index = low
+        let began = segment.start + pass * segment.length + segment.offsets[index]
+        var previous: ItemRef?
+        if index > 0 || pass > 0, segment.items.count > 1 {
+            previous = ItemRef(playlist: playlist, item: segment.items[(index + segment.items.count - 1) % segment.items.count])
+        }
+        return Position(current: ItemRef(playlist: playlist, item: segment.items[index]), local: offset - segment.offsets[index],
+                        began: began, previous: previous, mix: 1)
     }
 
     /// The stretch of one choice that holds `seconds`: from the cache, else worked out.
@@ -87,6 +110,7 @@ final class ZoneTimeline: Sendable {
         if let known = segments.withLock({ $0.first { $0.start <= seconds && seconds < $0.end } }) { return known }
         let segment = ZoneTimeline.segment(of: zone, at: seconds)
         segments.withLock { list in
+            guard !list.contains(where: { $0.start == segment.start && $0.end == segment.end }) else { return }
             list.append(segment)
             if list.count > 8 { list.removeFirst(list.count - 8) }
         }
@@ -95,13 +119,24 @@ final class ZoneTimeline: Sendable {
 
     /// Works out the next stretch after the one holding `seconds` ahead of time, off the
     /// caller's thread, when it begins within `within` seconds: a boundary's refresh then
-    /// finds it ready.
+    /// finds it ready. One such job at a time.
     func prepare(after seconds: Double, within: Double) {
         let current = segment(at: seconds)
         guard current.end - seconds < within, current.end < .infinity else { return }
         let next = current.end
-        if segments.withLock({ $0.contains { $0.start <= next && next < $0.end } }) { return }
-        DispatchQueue.global(qos: .utility).async { [self] in _ = segment(at: next) }
+        let start = segments.withLock { list -> Bool in
+            guard !list.contains(where: { $0.start <= next && next < $0.end }) else { return false }
+            return preparing.withLock { preparing in
+                guard !preparing else { return false }
+                preparing = true
+                return true
+            }
+        }
+        guard start else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            _ = segment(at: next)
+            preparing.withLock { $0 = false }
+        }
     }
 
     /// The dayparts of the zone's playlists and items.
@@ -120,28 +155,44 @@ final class ZoneTimeline: Sendable {
         return Choice(playlist: best?.index, items: best?.items ?? [])
     }
 
-    /// The stretch of one choice around `seconds`: back to the last instant the choice
-    /// changed (none within the dayparts' reach: 0, which every machine agrees on), on to
-    /// the next (none: a week on, then looked at again).
+    /// How far back one look at the days goes: more than a week.
+    private static let week = 8 * 86_400.0
+
+    /// The stretch of one choice around `seconds`: back to the instant the choice last
+    /// changed (never: 0), on to the next (none within a week: a week on, then looked at
+    /// again). The start depends on `seconds` and the show alone, however long ago the
+    /// choice changed, so every machine agrees on it whenever it asks: between two ends of
+    /// the dayparts' date ranges what holds repeats week after week, so a choice that held
+    /// for 8 days there held since that stretch began, and the look goes on from its edge.
     static func segment(of zone: Show.Zone, at seconds: Double) -> Segment {
         let now = choice(of: zone, at: seconds)
         let dayparts = dayparts(of: zone)
-        guard !dayparts.isEmpty else { return Segment(start: 0, end: .infinity, playlist: now.playlist, items: now.items) }
-        let instants = Array(Set(dayparts.flatMap { $0.changes(around: seconds) })).sorted()
-        var start = 0.0, end = seconds + 7 * 86_400
-        // The choice is the same from one instant of the list to the next.
-        for instant in instants.reversed() where instant <= seconds {
-            if choice(of: zone, at: instant - 0.000_5) != now {
+        let made = { (start: Double, end: Double) in Segment(zone: zone, start: start, end: end, choice: now) }
+        guard !dayparts.isEmpty else { return made(0, .infinity) }
+        let edges = Array(Set(dayparts.flatMap(\.dateEdges))).sorted()
+        func changes(from: Double, to: Double) -> [Double] {
+            Array(Set(dayparts.flatMap { $0.changes(from: from, to: to) })).filter { $0 >= from && $0 <= to }.sorted()
+        }
+        var start = 0.0, cursor = seconds
+        search: while true {
+            let stretch = edges.last { $0 <= cursor }
+            let from = max(stretch ?? -.infinity, cursor - week)
+            for instant in changes(from: from, to: cursor).reversed() where choice(of: zone, at: instant - 0.000_5) != now {
                 start = instant
+                break search
+            }
+            guard let stretch else { break }
+            if from > stretch, choice(of: zone, at: stretch - 0.000_5) != now {
+                start = stretch
                 break
             }
+            cursor = stretch - 0.001
         }
-        for instant in instants where instant > seconds && instant < end {
-            if choice(of: zone, at: instant) != now {
-                end = instant
-                break
-            }
+        var end = seconds + 7 * 86_400
+        for instant in changes(from: seconds, to: end) where instant > seconds && choice(of: zone, at: instant) != now {
+            end = instant
+            break
         }
-        return Segment(start: start, end: end, playlist: now.playlist, items: now.items)
+        return made(start, end)
     }
 }
