@@ -4,6 +4,25 @@ import XCTest
 /// glout on headless sway with a 1280x720@60 and an 800x600@30 output, checked through
 /// sway's own view of the windows and grim's captures of each output.
 final class RunOnHeadlessSwayTests: SharedSwayTestCase {
+    /// A report written to a FIFO (as `--stats-json >(jq ...)` gives) or a device is
+    /// written into it: a file renamed over it would replace it (as root, /dev/null itself).
+    func test_aReportWrittenToAFIFOOrDeviceLeavesItWhatItWas() throws {
+        let fifo = folder.appendingPathComponent("stats.fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let reader = try Child("/bin/cat", [fifo])
+        let glout = try sway.glout(["run", "--duration", "1", "--stats-json", fifo]).wait()
+        XCTAssertEqual(glout.status, 0, glout.stderr)
+        let read = reader.wait()
+        XCTAssertTrue(read.stdout.contains("\"outputs\""), read.stdout)
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still one")
+        let bench = try sway.glout(["bench", "--duration", "1", "--json", "/dev/null"]).wait()
+        XCTAssertEqual(bench.status, 0, bench.stderr)
+        XCTAssertEqual(lstat("/dev/null", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+    }
+
     func test_outputsJSONDescribesBothOutputsExactly() throws {
         let finished = try sway.glout(["outputs", "--json"]).wait()
         XCTAssertEqual(finished.status, 0, finished.stderr)

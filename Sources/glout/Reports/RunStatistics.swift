@@ -97,6 +97,15 @@ final class ReportFile {
 
     init(path: String, option: String) throws {
         self.path = path
+        // A FIFO or device is checked, not opened: opening a FIFO would wait for a reader,
+        // and closing it would end the reader's stream before the report.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            guard access(path, W_OK) == 0 else {
+                throw GloutError("\(option) \(path): cannot write the file (\(String(cString: strerror(errno))))")
+            }
+            return
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw GloutError("\(option) \(path): cannot create the file (\(String(cString: strerror(errno))))")
@@ -109,6 +118,22 @@ final class ReportFile {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         data.append(0x0A)
+        // Atomically (a temporary file renamed over it) only where it is a plain file or
+        // none: renamed over /dev/null or a FIFO, that would replace the device itself.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            guard fd >= 0 else { throw GloutError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            var written = 0
+            while written < data.count {
+                let count = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw GloutError("cannot write \(path): \(String(cString: strerror(errno)))") }
+                written += count
+            }
+            return
+        }
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

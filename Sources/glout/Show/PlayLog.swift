@@ -114,8 +114,14 @@ final class PlayLog: Sendable {
         }
     }
 
-    /// FILE.3 to FILE.4, ..., FILE to FILE.1, and a new FILE.
+    /// FILE.3 to FILE.4, ..., FILE to FILE.1, and a new FILE; a FIFO or device (/dev/null,
+    /// a pipe to a collector) is never renamed.
     private func rotate(_ file: inout File) {
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            file.cannotRotate = true
+            return
+        }
         for index in stride(from: PlayLog.kept - 1, through: 1, by: -1) {
             rename("\(path).\(index)", "\(path).\(index + 1)")
         }
