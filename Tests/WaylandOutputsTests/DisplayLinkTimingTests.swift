@@ -53,10 +53,12 @@ final class DisplayLinkTimingTests: XCTestCase {
     func test_missingCallbacksSuspendTheLinkAfterABoundedWaitAndTheNextOneResumesIt() {
         var link = DisplayLinkTiming(modePeriod: 16 * ms)
         _ = link.startFrame(now: 0)
+        link.callbackArrived(now: 16 * ms, time: 16)
+        _ = link.startFrame(now: 16 * ms)
         XCTAssertEqual(link.stallTimeout, 250 * ms, "8 periods is less than the floor of 250 ms")
-        XCTAssertEqual(link.next(now: 100 * ms), .wait(until: 250 * ms))
+        XCTAssertEqual(link.next(now: 100 * ms), .wait(until: 266 * ms))
         XCTAssertFalse(link.isSuspended)
-        XCTAssertEqual(link.next(now: 250 * ms), .wait(until: nil))
+        XCTAssertEqual(link.next(now: 266 * ms), .wait(until: nil))
         XCTAssertTrue(link.isSuspended)
         XCTAssertEqual(link.suspensions, 1)
         XCTAssertTrue(link.callbackArrived(now: 3000 * ms, time: 3000), "the callback ends the suspension")
@@ -64,18 +66,37 @@ final class DisplayLinkTimingTests: XCTestCase {
         XCTAssertEqual(link.next(now: 3000 * ms), .draw)
     }
 
+    func test_aSurfacesFirstCallbackIsWaitedForASecondAndTheRestAQuarter() {
+        var link = DisplayLinkTiming(modePeriod: 16 * ms)
+        link.surfaceStarted()
+        XCTAssertEqual(link.next(now: 0), .draw)
+        _ = link.startFrame(now: 0)
+        XCTAssertEqual(link.stallTimeout, 1000 * ms)
+        XCTAssertEqual(link.next(now: 300 * ms), .wait(until: 1000 * ms))
+        XCTAssertFalse(link.isSuspended, "a first callback 300 ms late is no stall")
+        link.callbackArrived(now: 600 * ms, time: 600)
+        _ = link.startFrame(now: 600 * ms)
+        XCTAssertEqual(link.next(now: 601 * ms), .wait(until: 850 * ms), "the surface has called back")
+        // A new surface (after the compositor stopped showing the old one) waits a second again.
+        link.surfaceReplaced()
+        link.surfaceStarted()
+        _ = link.startFrame(now: 900 * ms)
+        XCTAssertEqual(link.next(now: 901 * ms), .wait(until: 1900 * ms))
+        XCTAssertEqual(link.suspensions, 0)
+    }
+
     func test_aSurfaceMadeAgainAfterAStallEndsTheSuspensionAndItsOwnStallCountsAgain() {
         var link = DisplayLinkTiming(modePeriod: 16 * ms)
         _ = link.startFrame(now: 0)
-        XCTAssertEqual(link.next(now: 250 * ms), .wait(until: nil))
+        XCTAssertEqual(link.next(now: 1000 * ms), .wait(until: nil))
         XCTAssertTrue(link.isSuspended)
         link.surfaceReplaced()
         XCTAssertFalse(link.isSuspended, "the old surface's suspension went with it")
-        link.requestRedraw()
-        XCTAssertEqual(link.next(now: 260 * ms), .draw, "the new surface's first frame")
-        _ = link.startFrame(now: 260 * ms)
-        XCTAssertEqual(link.next(now: 300 * ms), .wait(until: 510 * ms))
-        XCTAssertEqual(link.next(now: 510 * ms), .wait(until: nil))
+        link.surfaceStarted()
+        XCTAssertEqual(link.next(now: 1010 * ms), .draw, "the new surface's first frame")
+        _ = link.startFrame(now: 1010 * ms)
+        XCTAssertEqual(link.next(now: 1050 * ms), .wait(until: 2010 * ms))
+        XCTAssertEqual(link.next(now: 2010 * ms), .wait(until: nil))
         XCTAssertTrue(link.isSuspended, "the new surface's own stall")
         XCTAssertEqual(link.suspensions, 2)
     }
@@ -85,10 +106,15 @@ final class DisplayLinkTimingTests: XCTestCase {
         _ = link.startFrame(now: 0)
         // A first frame that compiled its shaders cold: 600 ms from its start to its commit.
         link.committed(start: 0, commit: 600 * ms)
-        XCTAssertEqual(link.next(now: 601 * ms), .wait(until: 850 * ms))
+        XCTAssertEqual(link.next(now: 601 * ms), .wait(until: 1600 * ms))
         XCTAssertFalse(link.isSuspended, "the compositor has had the frame for 1 ms")
-        XCTAssertEqual(link.next(now: 850 * ms), .wait(until: nil))
-        XCTAssertTrue(link.isSuspended, "250 ms after the commit without a callback")
+        XCTAssertEqual(link.next(now: 1600 * ms), .wait(until: nil))
+        XCTAssertTrue(link.isSuspended, "a second after the first frame's commit without a callback")
+        // Later frames: slow ones too count from their commit, a quarter of a second.
+        link.callbackArrived(now: 1700 * ms, time: 1700)
+        _ = link.startFrame(now: 1700 * ms)
+        link.committed(start: 1700 * ms, commit: 2100 * ms)
+        XCTAssertEqual(link.next(now: 2101 * ms), .wait(until: 2350 * ms))
     }
 
     func test_theDurationComesFromPresentationThenTheModeThenMeasurement() {

@@ -72,6 +72,9 @@ final class DisplayLink: ProxyOwner {
 
     func requestRedraw() { timing.requestRedraw() }
 
+    /// A new surface draws its first frame (``DisplayLinkTiming/surfaceStarted()``).
+    func surfaceStarted() { timing.surfaceStarted() }
+
     func becomeIdle() { timing.becomeIdle() }
 
     /// The surface is made again after its callbacks stopped (``DisplayLinkTiming/surfaceReplaced()``).

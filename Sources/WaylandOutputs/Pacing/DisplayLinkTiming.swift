@@ -74,6 +74,8 @@ struct DisplayLinkTiming: Sendable {
     private(set) var isIdle = false
 
     private var callbackPending = false
+    /// Whether the current surface has had a frame callback yet.
+    private var surfaceCalledBack = false
     private var requestedAt: UInt64 = 0
     private var lastCallback: UInt64?
     private var lastCallbackTime: UInt32?
@@ -98,9 +100,12 @@ struct DisplayLinkTiming: Sendable {
     var effectiveInterval: Int { settings.effectiveInterval(refreshPeriod: duration) }
 
     /// How long the link waits for a callback, from the commit that asked for it, before
-    /// it calls itself suspended: 8 intervals, at least a quarter of a second.
+    /// it calls itself suspended: 8 intervals, at least a quarter of a second; at least a
+    /// second for a surface's first callback, which comes only once the compositor has
+    /// mapped the surface (on a cold start, eight outputs' shaders compiled on two cores
+    /// kept sway from doing so for over 250 ms).
     var stallTimeout: UInt64 {
-        max(250_000_000, 8 * duration * UInt64(effectiveInterval))
+        max(surfaceCalledBack ? 250_000_000 : 1_000_000_000, 8 * duration * UInt64(effectiveInterval))
     }
 
     /// Asks for a frame without waiting for a callback (first frame, new size, a change
@@ -116,6 +121,13 @@ struct DisplayLinkTiming: Sendable {
     mutating func surfaceReplaced() {
         isSuspended = false
         callbackPending = false
+    }
+
+    /// A new surface is about to draw its first frame: its first callback gets the longer
+    /// wait of ``stallTimeout``.
+    mutating func surfaceStarted() {
+        surfaceCalledBack = false
+        requestRedraw()
     }
 
     /// The renderer's picture will not change: draw nothing more until a redraw is
@@ -187,6 +199,7 @@ struct DisplayLinkTiming: Sendable {
         }
         callbacks += 1
         callbackPending = false
+        surfaceCalledBack = true
         lastCallback = now
         lastCallbackTime = time
         let resumed = isSuspended

@@ -204,7 +204,7 @@ package final class OutputWindow: @unchecked Sendable {
                 link.cancel()
                 feedback?.cancelAll()
             }
-            link.requestRedraw()
+            link.surfaceStarted()
             if renderer == nil {
                 let target = surface.target
                 renderer = try graphics.serialized { try makeRenderer(target) }

@@ -46,8 +46,8 @@ public struct WindowStatistics: Sendable, Equatable {
     package var usesCommitTiming = false
     package var timestampedCommits: UInt64 = 0
     /// Whether the compositor was taken to hold a commit for its timestamp (0 or 1): no
-    /// frame callback came for the link's stall timeout (250 ms, or 8 frame intervals
-    /// where longer) after a commit whose timestamp was still ahead when it was
+    /// frame callback came for the link's stall timeout (250 ms, 8 frame intervals
+    /// where longer, a second for a surface's first frame) after a commit whose timestamp was still ahead when it was
     /// committed (mutter 48.7 holds such commits for good). The surface was then made
     /// again, and the window sends no timestamp ahead of its commit from then on.
     package var heldTimestamps: UInt64 = 0
