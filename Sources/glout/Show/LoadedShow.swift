@@ -3,8 +3,7 @@ import Foundation
 import WaylandOutputs
 
 /// A show ready to draw, made once before any window opens: every image decoded and
-/// uploaded to a texture the outputs share, every shader compiled, every colour a texture
-/// of one pixel, and a timeline per zone that the outputs showing it share. Nothing an
+/// uploaded to a texture the outputs share, every shader compiled, and a timeline per zone that the outputs showing it share. Nothing an
 /// item needs is read or uploaded on a frame: every change is gapless.
 final class LoadedShow: Sendable {
     let show: Show
@@ -19,7 +18,7 @@ final class LoadedShow: Sendable {
     enum Drawing: Sendable {
         case image(ContentImage, fit: ScaleMode, program: GLuint)
         case shader(program: GLuint)
-        case colour(SharedTexture, program: GLuint)
+        case colour(RGB, program: GLuint)
         /// Text in the font file fontconfig found for its name.
         case text(TextItem, font: String, program: GLuint)
     }
@@ -51,7 +50,6 @@ final class LoadedShow: Sendable {
         var loaded: [String: ContentFile] = [:]
         var images: [String: ContentImage] = [:]
         var shaders: [String: GLuint] = [:]
-        var colours: [RGB: SharedTexture] = [:]
         var fonts: [String: String] = [:]
         var imageBytes = 0
         func drawing(_ item: Show.ShowItem, at jsonPath: String) throws -> Drawing {
@@ -78,11 +76,8 @@ final class LoadedShow: Sendable {
                 }
                 return .shader(program: shaders[file]!)
             case .color(let rgb):
-                if colours[rgb] == nil {
-                    let pixel = [rgb.r, rgb.g, rgb.b].map { UInt8(($0 * 255).rounded()) } + [255]
-                    colours[rgb] = try SharedTexture(width: 1, height: 1, pixels: pixel, graphics: graphics, graveyard: graveyard)
-                }
-                return .colour(colours[rgb]!, program: try graphics.withSharedContext { try programs.image })
+                // Drawn as text's background with no text: no texture to sample per pixel.
+                return .colour(rgb, program: try graphics.withSharedContext { try programs.showText })
             case .text(let text):
                 if fonts[text.font] == nil {
                     fonts[text.font] = try LoadedShow.font(text.font, show: path, at: jsonPath, log: log)

@@ -70,6 +70,58 @@ final class ShowRenderer: OutputRenderer {
     }
     private var plan: Plan?
 
+    /// A zone of this frame: where it is, what it shows, and what stands still in it.
+    private struct PlacedZone {
+        var zone: LoadedShow.LoadedZone
+        var position: ZoneTimeline.Position?
+        var rect: Rect
+        var still: Still?
+    }
+
+    /// What a zone shows that stands still from frame to frame: an item that is an image,
+    /// a colour or a label, or a clock's text as it reads (nil: a shader, a ticker or a
+    /// crossfade, which move).
+    private struct Still: Hashable {
+        var item: ZoneTimeline.ItemRef?
+        var text: String?
+        /// A zone with nothing scheduled.
+        static let empty = Still(item: nil, text: nil)
+    }
+
+    private struct ZonePlace: Equatable {
+        var name: String
+        var rect: Rect
+    }
+
+    /// What the last frame drew: for which show, at which size, which zones where.
+    private struct Layout: Equatable {
+        var show: ObjectIdentifier
+        var size: Size
+        var zones: [ZonePlace]
+    }
+
+    private var drawnLayout: Layout?
+    private var drawnStill: [String: Still] = [:]
+    private var changedRegions: [Rect]?
+
+    func changedRegions(in target: RenderTarget) -> [Rect]? { changedRegions }
+
+    /// What `zone` shows at `position` that stands still, if it does.
+    private func stillPicture(of zone: LoadedShow.LoadedZone, at position: ZoneTimeline.Position?, time: Double) -> Still? {
+        guard let position else { return Still.empty }
+        guard position.mix >= 1 else { return nil }
+        switch zone.drawing(position.current) {
+        case .image, .colour: return Still(item: position.current, text: nil)
+        case .shader: return nil
+        case .text(let text, _, _):
+            switch text.kind {
+            case .label: return Still(item: position.current, text: nil)
+            case .clock: return Still(item: position.current, text: text.text(at: time))
+            case .ticker: return nil
+            }
+        }
+    }
+
     func prepare(_ frame: DisplayLinkFrame, in target: RenderTarget) {
         stall.wait()
         let state = scene.snapshot
@@ -97,20 +149,48 @@ final class ShowRenderer: OutputRenderer {
         output = target.output.name
         let missed = missedRefreshes(before: frame)
         let size = target.pixelSize
+        let picture = target.picture
+        // Each zone's place, and what it shows if that stands still (nil: it moves).
+        let zones = plan.zones.compactMap { zone, position -> PlacedZone? in
+            guard let rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { return nil }
+            return PlacedZone(zone: zone, position: position, rect: rect.offset(by: picture.origin),
+                              still: stillPicture(of: zone, at: position, time: time))
+        }
+        // Where the output holds the last frame, only the zones whose picture changed are
+        // drawn again, and those over them; else (a new size, another show or set of
+        // zones, a zone left empty) the whole.
+        let layout = Layout(show: ObjectIdentifier(show), size: size, zones: zones.map { ZonePlace(name: $0.zone.zone.name, rect: $0.rect) })
+        let whole = !target.holdsPreviousFrame || layout != drawnLayout
+            || zones.contains { $0.position == nil && drawnStill[$0.zone.zone.name] != Still.empty }
+            // An item coming in over nothing comes in over what is beneath the zone.
+            || zones.contains { $0.position.map { $0.mix < 1 && $0.previous == nil } ?? false }
+        var dirty = zones.map { whole || $0.still == nil || $0.still != drawnStill[$0.zone.zone.name] }
+        for i in zones.indices where dirty[i] {
+            for j in zones.indices where j > i && !dirty[j] && zones[i].rect.overlaps(zones[j].rect) { dirty[j] = true }
+        }
         glDisable(GLenum(GL_SCISSOR_TEST))
         glDisable(GLenum(GL_BLEND))
-        glViewport(0, 0, size.width, size.height)
-        let background = show.show.background
-        glClearColor(background.r, background.g, background.b, 1)
-        glClear(GLenum(GL_COLOR_BUFFER_BIT))
-        let picture = target.picture
+        if whole {
+            glViewport(0, 0, size.width, size.height)
+            let background = show.show.background
+            glClearColor(background.r, background.g, background.b, 1)
+            glClear(GLenum(GL_COLOR_BUFFER_BIT))
+        }
+        var changed: [Rect] = []
         var shown = Set<String>()
-        for (zone, position) in plan.zones {
-            guard var rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { continue }
-            rect = rect.offset(by: picture.origin)
-            guard let position else { continue }
+        for (index, placed) in zones.enumerated() {
+            let (zone, rect) = (placed.zone, placed.rect)
+            drawnStill[zone.zone.name] = placed.position == nil ? Still.empty : placed.still
+            guard let position = placed.position else { continue }
+            shown.insert(zone.zone.name)
+            account(zone: zone, of: show, position: position, realtime: realtime, missed: missed)
+            guard dirty[index] else { continue }
+            changed.append(rect)
             let gl = rect.flippedY(containerHeight: size.height)
             glViewport(gl.x, gl.y, gl.width, gl.height)
+            // Nothing outside the zone is touched.
+            glEnable(GLenum(GL_SCISSOR_TEST))
+            glScissor(gl.x, gl.y, gl.width, gl.height)
             if position.mix < 1 {
                 if let previous = position.previous {
                     draw(zone.drawing(previous), key: TextKey(zone: zone.zone.name, item: previous),
@@ -124,9 +204,10 @@ final class ShowRenderer: OutputRenderer {
             draw(zone.drawing(position.current), key: TextKey(zone: zone.zone.name, item: position.current),
                  local: position.local, time: time, frame: frame, target: target, rect: rect, gl: gl, state: state)
             glDisable(GLenum(GL_BLEND))
-            shown.insert(zone.zone.name)
-            account(zone: zone, of: show, position: position, realtime: realtime, missed: missed)
+            glDisable(GLenum(GL_SCISSOR_TEST))
         }
+        drawnLayout = layout
+        changedRegions = whole ? nil : changed
         // Zones that show nothing now (the output's role changed, or nothing is scheduled).
         for (name, showing) in showings where !shown.contains(name) {
             finish(showing, at: realtime, complete: true)
@@ -157,10 +238,11 @@ final class ShowRenderer: OutputRenderer {
             block.set(.image, place.x, place.y, place.width, place.height)
             glBindTexture(GLenum(GL_TEXTURE_2D), image.texture?.name ?? 0)
             program = imageProgram
-        case .colour(let texture, let imageProgram):
-            block.set(.image, 0, 0, Double(rect.width), Double(rect.height))
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture.name)
-            program = imageProgram
+        case .colour(let colour, let textProgram):
+            // No line: show-text.frag samples nothing and draws the background.
+            block.set(.image, -2, -2, 1, 1)
+            block.set(.textBackground, Double(colour.r), Double(colour.g), Double(colour.b), 1)
+            program = textProgram
         case .shader(let shader):
             program = shader
         case .text(let text, let font, let textProgram):
@@ -177,7 +259,11 @@ final class ShowRenderer: OutputRenderer {
     /// `local` seconds into the item, to the fraction of a pixel.
     private func placeText(_ text: TextItem, font: String, key: TextKey, local: Double, time: Double, rect: Rect,
                            pixelsPerPoint: Double) {
-        let line = lines[key] ?? TextLine()
+        // A ticker's line moves by fractions of a pixel, sampled smoothly; the others stand
+        // on whole pixels, where the nearest texel is exact (and on llvmpipe far cheaper).
+        let smooth: Bool
+        if case .ticker = text.kind { smooth = true } else { smooth = false }
+        let line = lines[key] ?? TextLine(smooth: smooth)
         lines[key] = line
         let pixelSize = Int(max(4, min(1024, (text.size * pixelsPerPoint).rounded())))
         line.update(text.text(at: time), font: font, pixelSize: pixelSize, faces: &faces)
@@ -243,5 +329,12 @@ final class ShowRenderer: OutputRenderer {
         entry.end = end
         entry.complete = complete
         playLog?.record(entry)
+    }
+}
+
+private extension Rect {
+    /// Whether the two share a pixel.
+    func overlaps(_ other: Rect) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }
 }

@@ -10,6 +10,12 @@ final class TextLine {
     private(set) var width = 0
     private(set) var height = 0
     private var made: (text: String, pixelSize: Int, font: String)?
+    /// Sampled linearly (a line at fractions of a pixel), else the nearest texel.
+    private let smooth: Bool
+
+    init(smooth: Bool) {
+        self.smooth = smooth
+    }
 
     deinit {
         if texture != 0 { glDeleteTextures(1, &texture) }
@@ -35,7 +41,7 @@ final class TextLine {
             glGenTextures(1, &texture)
             glBindTexture(GLenum(GL_TEXTURE_2D), texture)
             for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_LINEAR)
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), smooth ? GL_LINEAR : GL_NEAREST)
             }
             for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
                 glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
