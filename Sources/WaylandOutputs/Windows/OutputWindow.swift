@@ -308,6 +308,8 @@ package final class OutputWindow: @unchecked Sendable {
                       feedback: PresentationFeedback?, now: UInt64) throws {
         let callback = link.timing.pendingCallback
         let cpuBefore = MonotonicClock.threadCPU()
+        shared.withLock { $0.statistics.frameStarted = MonotonicInstant(nanoseconds: now) }
+        defer { shared.withLock { $0.statistics.frameStarted = nil } }
         let frame = link.startFrame(surface: surface.wlSurface, now: now)
         feedback?.request(surface: surface.wlSurface, frame: frame.index)
         renderer.prepare(frame, in: surface.target)

@@ -7,6 +7,9 @@ public struct WindowStatistics: Sendable, Equatable {
     public var lastCommit: MonotonicInstant?
     /// Frame callbacks received.
     public var callbacks: UInt64 = 0
+    /// When the frame the window is drawing now started (nil between frames): a frame
+    /// that never commits is a render thread that hangs (glout's systemd watchdog).
+    package var frameStarted: MonotonicInstant?
     /// Times the link gave up waiting for a callback (the surface was not shown), and
     /// whether it is waiting now (for a callback, or for a buffer to draw into).
     public var suspensions: UInt64 = 0

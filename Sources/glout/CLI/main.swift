@@ -1,7 +1,7 @@
 import Foundation
 import WaylandOutputs
 
-let log = Log.standardError(prefix: "glout: ", minimum: environment("GLOUT_DEBUG") != nil ? .debug : .info)
+let log = Journal.log(prefix: "glout: ", minimum: environment("GLOUT_DEBUG") != nil ? .debug : .info)
 
 func exitFor(_ error: any Error) -> Never {
     let failure = GloutError(error)
@@ -10,7 +10,7 @@ func exitFor(_ error: any Error) -> Never {
         let command = (error as? UsageError)?.command
         message += "Run 'glout \(command.map { "\($0) " } ?? "")--help' for usage.\n"
     }
-    writeStandardError(message)
+    writeStandardError(Journal.lines(message, level: .error))
     exit(failure.status.rawValue)
 }
 

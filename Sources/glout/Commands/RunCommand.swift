@@ -31,6 +31,7 @@ final class RunCommand {
         var endedBy = "error"
         var failure: GloutError?
         var control: ControlService?
+        var supervisor: ServiceSupervisor?
         do {
             try stage.applyModeSwitches()
             stage.display.onEvent = { [unowned self, unowned stage] event in handle(event, stage: stage) }
@@ -38,11 +39,13 @@ final class RunCommand {
             for output in stage.display.outputs { logOpened(output, stage: stage) }
             noteIfEmpty(stage)
             control = try ControlService.start(options: options, stage: stage, log: log)
+            supervisor = try ServiceSupervisor.start(display: stage.display, log: log)
             endedBy = try end(stage.display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) },
                                                 exitWhenNoOutputs: options.exitWhenNoOutputs))
         } catch {
             failure = GloutError(error)
         }
+        supervisor?.stop()
         control?.stop()
         let duration = (MonotonicInstant.now - started).inSeconds
         let statistics = (closed + stage.display.closeWindows().map { entry($0, disconnected: false, stage: stage) })
