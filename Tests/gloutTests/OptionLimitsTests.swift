@@ -136,7 +136,7 @@ final class OptionLimitsTests: XCTestCase {
         case .bench(let options): scene(options.run)
         case .snapshot(let options): scene(options.run)
         case .outputs(let options): seconds(options.duration)
-        case .help, .version, .protocols: break
+        case .help, .manual, .completion, .version, .protocols: break
         }
     }
 }

@@ -10,6 +10,14 @@ enum Arguments {
         case "--help", "-h", "help":
             if first == "help", arguments.count > 1 {
                 let topic = arguments[1]
+                if topic == "--man", arguments.count == 2 { return .manual }
+                if topic == "--completion" {
+                    let shells = Completions.Shell.allCases.map(\.rawValue).joined(separator: " or ")
+                    guard arguments.count == 3, let shell = Completions.Shell(rawValue: arguments[2]) else {
+                        throw UsageError(message: "help --completion needs one shell, \(shells)")
+                    }
+                    return .completion(shell)
+                }
                 guard commands.contains(topic) else {
                     throw UsageError(message: "no help for '\(topic)': the commands are \(commands.joined(separator: ", "))")
                 }

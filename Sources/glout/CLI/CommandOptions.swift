@@ -174,6 +174,10 @@ struct SnapshotOptions: Equatable, Sendable {
 
 enum Command: Equatable, Sendable {
     case help(topic: String?)
+    /// glout(1), in roff (`help --man`).
+    case manual
+    /// A shell's completion script (`help --completion SHELL`).
+    case completion(Completions.Shell)
     case version
     case outputs(OutputsOptions)
     case protocols(ProtocolsOptions)

@@ -4,14 +4,8 @@ enum Help {
     static let version = "0.1.0"
 
     static func text(for topic: String?) -> String {
-        switch topic.flatMap(CommandName.init(rawValue:)) {
-        case .outputs: outputs
-        case .protocols: protocols
-        case .run: run
-        case .bench: bench
-        case .snapshot: snapshot
-        case nil: overview
-        }
+        guard let command = topic.flatMap(CommandName.init(rawValue:)) else { return overview }
+        return page(command).text
     }
 
     /// The options `command` takes, and whether each takes a value. For tests that walk
@@ -62,88 +56,108 @@ enum Help {
         return lines.map { $0.joined(separator: " ") }
     }
 
-    static let overview = """
-    glout \(version): drives every output of a Wayland session, each at its own refresh rate.
+    /// What one command's help says besides its options: its usage lines (after
+    /// "glout "), its summary for the overview, its description, and sections before the
+    /// options. The man page and the shell completions are made of the same parts.
+    struct Page: Sendable {
+        let command: CommandName
+        let summary: String
+        let usage: [String]
+        let description: String
+        var sections: [(title: String, body: String)] = []
 
-    Usage: glout [COMMAND] [OPTIONS]
+        var text: String {
+            var text = "Usage: glout " + usage.joined(separator: "\n       glout ") + "\n\n" + description + "\n"
+            for section in sections { text += "\n" + section.title + ":\n" + section.body + "\n" }
+            return text + "\nOptions:\n" + optionList(command)
+        }
+    }
 
-    Commands:
-      run        fill every output with a fullscreen GLES picture (the default)
-      outputs    list the outputs as the compositor describes them
-      protocols  list the compositor's globals and which of them glout uses
-      bench      measure the frame pacing of every output
-      snapshot   write one frame per output as a PNG, drawn offscreen
-      help CMD   show the options of CMD
+    static func page(_ command: CommandName) -> Page {
+        switch command {
+        case .run: run
+        case .outputs: outputs
+        case .protocols: protocols
+        case .bench: bench
+        case .snapshot: snapshot
+        }
+    }
 
-    Options:
-      -h, --help     show this help (also after a command)
-      -V, --version  print the version
+    /// The first line of the overview.
+    static let tagline = "drives every output of a Wayland session, each at its own refresh rate"
 
-    With no command, glout runs `glout run` with the options given.
-    Exit status: 0 done, 1 failed (graphics, shader, I/O), 2 bad usage,
-    3 no compositor to connect to, 4 the compositor closed the connection or
-    reported a protocol error.
-    """
+    static let exitStatus: [(status: Int, meaning: String)] = [
+        (0, "done"), (1, "failed (graphics, shader, I/O)"), (2, "bad usage"), (3, "no compositor to connect to"),
+        (4, "the compositor closed the connection or reported a protocol error"),
+    ]
 
-    static let outputs = """
-    Usage: glout outputs [--json] [--primary NAME] [--watch [--duration S]]
-           glout outputs --wall-json [--machine NAME] [--bezel [NAME=]B]...
+    static var overview: String {
+        let commands = CommandName.allCases.map { command in
+            "  " + command.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + page(command).summary
+        }
+        let statuses = exitStatus.map { "\($0.status) \($0.meaning)" }.joined(separator: ", ")
+        return """
+        glout \(version): \(tagline).
 
+        Usage: glout [COMMAND] [OPTIONS]
+
+        Commands:
+        \(commands.joined(separator: "\n"))
+          help CMD   show the options of CMD (help --man: the manual page in roff;
+                     help --completion bash|zsh: a shell's completion script)
+
+        Options:
+          -h, --help     show this help (also after a command)
+          -V, --version  print the version
+
+        With no command, glout runs `glout run` with the options given.
+        \(wrap("Exit status: " + statuses + ".", width: width).joined(separator: "\n"))
+        """
+    }
+
+    static let outputs = Page(command: .outputs, summary: "list the outputs as the compositor describes them", usage: [
+        "outputs [--json] [--primary NAME] [--watch [--duration S]]",
+        "outputs --wall-json [--machine NAME] [--bezel [NAME=]B]...",
+    ], description: """
     Lists the outputs in order (logical x, then y, then name), the primary
     marked with *: name, description, make and model, physical size, scale,
     transform, logical position and size, and every mode (current and preferred
     marked).
+    """)
 
-    Options:
-    \(optionList(.outputs))
-    """
-
-    static let protocols = """
-    Usage: glout protocols [--json]
-
+    static let protocols = Page(command: .protocols, summary: "list the compositor's globals and which of them glout uses",
+                                usage: ["protocols [--json]"], description: """
     Lists every global the compositor offers (wl_registry), by interface, with
     the highest version offered, the version glout binds it at (- where glout
     does not use it; Mesa where Mesa's EGL binds it), and what glout uses it for.
+    """)
 
-    Options:
-    \(optionList(.protocols))
-    """
-
-    static let run = """
-    Usage: glout [run] [OPTIONS]
-
+    static let run = Page(command: .run, summary: "fill every output with a fullscreen GLES picture (the default)",
+                          usage: ["[run] [OPTIONS]"], description: """
     Opens a fullscreen surface on every output and animates each from its own frame
     callbacks. Outputs that connect get a window at once, outputs that leave lose
     theirs; when the primary leaves, the next output takes the control view, and
     gets it back if it returns. Stop it with Ctrl-C (SIGINT) or SIGTERM; both exit
     cleanly with status 0.
+    """, sections: [("Keys (in any glout window)", KeyBindings.helpText + """
 
-    Keys (in any glout window):
-    \(KeyBindings.helpText)
     The pointer and every finger touching a window leave a marker on its output.
+    """)])
 
-    Options:
-    \(optionList(.run))
-    """
-
-    static let snapshot = """
-    Usage: glout snapshot --out DIR [OPTIONS]
-           glout snapshot --canvas --out FILE.png [--canvas-scale S] [OPTIONS]
-
+    static let snapshot = Page(command: .snapshot, summary: "write one frame per output as a PNG, drawn offscreen", usage: [
+        "snapshot --out DIR [OPTIONS]",
+        "snapshot --canvas --out FILE.png [--canvas-scale S] [OPTIONS]",
+    ], description: """
     Draws one frame per output offscreen, exactly the pixels glout would present on
     that output (same size, scale, layout and options), and writes DIR/NAME.png.
     Use --frozen T for a given moment (default: scene time 0). With --canvas, draws
     the whole span canvas (of --wall FILE, or of this machine's outputs) as one
     picture: each output's part is the same pixels as its own snapshot, and the
     canvas no screen shows (gaps, bezels) is dimmed. It prints where each part is.
+    """)
 
-    Options:
-    \(optionList(.snapshot))
-    """
-
-    static let bench = """
-    Usage: glout bench [OPTIONS]
-
+    static let bench = Page(command: .bench, summary: "measure the frame pacing of every output",
+                            usage: ["bench [OPTIONS]"], description: """
     Measures frame pacing on every output (or --outputs) for --duration seconds after
     a one-second warm-up, with a progress line on standard error, then prints per
     output: refresh, frames, frame rate, frame intervals (mean, standard deviation,
@@ -153,8 +167,5 @@ enum Help {
     outputs' frames as asked (its rate over their rates) and as got, render time
     (callback to commit), CPU per frame and the timing source: presentation feedback
     where the compositor answers it, else frame callbacks.
-
-    Options:
-    \(optionList(.bench))
-    """
+    """)
 }

@@ -30,6 +30,10 @@ do {
     switch try Arguments.parse(Array(CommandLine.arguments.dropFirst())) {
     case .help(let topic):
         print(Help.text(for: topic))
+    case .manual:
+        print(Manual.page, terminator: "")
+    case .completion(let shell):
+        print(Completions.script(for: shell), terminator: "")
     case .version:
         print("glout \(Help.version)")
     case .outputs(let options):
