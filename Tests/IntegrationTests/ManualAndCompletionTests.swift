@@ -37,6 +37,7 @@ final class ManualAndCompletionTests: IntegrationTestCase {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("{}".utf8).write(to: folder.appendingPathComponent("lobby.json"))
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("two words *.json"))
         let run = try shell(#"""
             source <("$GLOUT" help --completion bash) || exit 1
             complete -p glout || exit 1
@@ -46,18 +47,22 @@ final class ManualAndCompletionTests: IntegrationTestCase {
             t glout bench --layout m
             t glout run --show "$FOLDER/lob"
             t glout outputs --wa
-            t glout --stats-json "$FOLDER/"
+            t glout --stats-json "$FOLDER/lo"
+            t glout run --show "$FOLDER/two"
+            t glout help --completion ""
             """#, environment: ["FOLDER": folder.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        XCTAssertTrue(lines.count >= 7, run.stdout + run.stderr)
-        guard lines.count >= 7 else { return }
+        XCTAssertTrue(lines.count >= 9, run.stdout + run.stderr)
+        guard lines.count >= 9 else { return }
         XCTAssertEqual(lines[1], "run outputs protocols bench snapshot help --help --version")
         XCTAssertEqual(lines[2], "--duration")
         XCTAssertEqual(lines[3], "mirror")
         XCTAssertEqual(lines[4], folder.path + "/lobby.json")
         XCTAssertEqual(lines[5], "--watch --wall-json")
         XCTAssertEqual(lines[6], folder.path + "/lobby.json")
+        XCTAssertEqual(lines[7], folder.path + "/two words *.json", "a name with a space and a star is one, as it is")
+        XCTAssertEqual(lines[8], "bash zsh")
     }
 
     func test_zshLoadsTheCompletionFunction() throws {

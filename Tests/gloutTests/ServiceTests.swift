@@ -38,8 +38,16 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(unwatched.judge([window("A", inFrame: 60)], elapsed: 1), .ready(waiting: []),
                        "without a watchdog no frame is judged")
         var starting = ServiceHealth(watchdogTimeout: 4)
-        XCTAssertEqual(starting.judge([window("A", shown: false, inFrame: 3)], elapsed: 3), .stuck(name: "A", seconds: 3),
-                       "a first frame that hangs makes glout never ready")
+        XCTAssertEqual(starting.judge([window("A", shown: false, inFrame: 3)], elapsed: 3), .starting,
+                       "a first frame that hangs holds READY=1 back")
+        XCTAssertEqual(starting.judge([window("A", shown: false, inFrame: 10)], elapsed: 10), .ready(waiting: ["A"]))
+        XCTAssertEqual(starting.judge([window("A", shown: false, inFrame: 11)], elapsed: 11), .stuck(name: "A", seconds: 11),
+                       "and after the deadline no keep-alive comes")
+        var slow = ServiceHealth(watchdogTimeout: 4)
+        XCTAssertEqual(slow.judge([window("A", inFrame: 3)], elapsed: 3), .ready(waiting: []),
+                       "a frame under way does not hold READY=1 back once the first reached the screen")
+        XCTAssertEqual(slow.judge([window("A", suspended: true, inFrame: 30)], elapsed: 40), .alive,
+                       "a window waiting for the compositor is no hang")
     }
 
     func test_journalLinesCarryTheirPriorityEachLineOfAMessage() {

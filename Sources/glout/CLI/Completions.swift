@@ -36,8 +36,8 @@ enum Completions {
         var cases = ""
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             let action = switch value {
-            case .file: #"COMPREPLY=($(compgen -f -- "$cur"))"#
-            case .folder: #"COMPREPLY=($(compgen -d -- "$cur"))"#
+            case .file: #"_glout_files -f"#
+            case .folder: #"_glout_files -d"#
             case .words(let words): #"COMPREPLY=($(compgen -W ""# + words.joined(separator: " ") + #"" -- "$cur"))"#
             case .anything: "COMPREPLY=()"
             }
@@ -50,6 +50,13 @@ enum Completions {
         }
         return """
         # bash completion for glout, made by `glout help --completion bash` from its option table
+
+        # File (-f) or folder (-d) names, one per line whatever they hold, quoted by bash.
+        _glout_files() {
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen "$1" -- "$cur")
+        }
+
         _glout() {
             local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} command= options word
             for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
@@ -64,7 +71,8 @@ enum Completions {
                 return
             fi
             case ${command:-run} in
-        \(perCommand)        help) options="\(commands) --man --completion" ;;
+        \(perCommand)        help) [[ $prev == --completion ]] && options="\(Shell.allCases.map(\.rawValue).joined(separator: " "))" ||
+                    options="\(commands) --man --completion" ;;
             esac
             COMPREPLY=($(compgen -W "$options" -- "$cur"))
         }

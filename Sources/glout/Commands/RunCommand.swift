@@ -39,7 +39,7 @@ final class RunCommand {
             for output in stage.display.outputs { logOpened(output, stage: stage) }
             noteIfEmpty(stage)
             control = try ControlService.start(options: options, stage: stage, log: log)
-            supervisor = try ServiceSupervisor.start(display: stage.display, log: log)
+            supervisor = ServiceSupervisor.start(display: stage.display, log: log)
             endedBy = try end(stage.display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) },
                                                 exitWhenNoOutputs: options.exitWhenNoOutputs))
         } catch {

@@ -2,9 +2,10 @@
 /// - ready (READY=1) once every window's first frame reached the screen (a frame callback
 ///   or a presentation came for it) or its output is not shown, or at the latest after
 ///   ``readyDeadline``, saying which outputs have shown nothing;
-/// - alive (WATCHDOG=1, each tick after ready) while no window has been inside one frame
-///   for half the watchdog's timeout or more: a render thread that hangs in a frame, as a
-///   main thread that hangs (no tick runs then), lets systemd restart glout.
+/// - alive (WATCHDOG=1, each tick after ready) while no window that the compositor shows
+///   has been inside one frame for half the watchdog's timeout or more: a render thread
+///   that hangs in a frame, as a main thread that hangs (no tick runs then), lets systemd
+///   restart glout.
 struct ServiceHealth {
     struct Window: Equatable {
         var name: String
@@ -40,13 +41,19 @@ struct ServiceHealth {
 
     /// The verdict `elapsed` seconds after the start, with `windows` as they are now.
     mutating func judge(_ windows: [Window], elapsed: Double) -> Verdict {
-        if let frameLimit, let stuck = windows.first(where: { ($0.inFrame ?? 0) >= frameLimit }) {
+        // Ready is judged on what reached the screen, whatever a frame does now (systemd
+        // watches from READY=1 on); a first frame that hangs holds it until the deadline.
+        if !isReady {
+            let waiting = windows.filter { !$0.shown && !$0.suspended }.map(\.name)
+            guard waiting.isEmpty || elapsed >= Self.readyDeadline else { return .starting }
+            isReady = true
+            return .ready(waiting: waiting)
+        }
+        // A suspended window waits for the compositor (a callback, a buffer back), which is
+        // no hang of glout's.
+        if let frameLimit, let stuck = windows.first(where: { !$0.suspended && ($0.inFrame ?? 0) >= frameLimit }) {
             return .stuck(name: stuck.name, seconds: stuck.inFrame ?? 0)
         }
-        if isReady { return .alive }
-        let waiting = windows.filter { !$0.shown && !$0.suspended }.map(\.name)
-        guard waiting.isEmpty || elapsed >= Self.readyDeadline else { return .starting }
-        isReady = true
-        return .ready(waiting: waiting)
+        return .alive
     }
 }

@@ -14,12 +14,14 @@ final class ServiceNotifier: Sendable {
     private let addressLength: socklen_t
 
     /// The notifier $NOTIFY_SOCKET asks for, nil without one; throws for a socket name
-    /// glout cannot use, so that a unit's mistake is said, not ignored.
+    /// glout cannot use (the supervisor says so and glout runs without one).
     static func fromEnvironment() throws(GloutError) -> ServiceNotifier? {
         guard let socket = environment("NOTIFY_SOCKET"), !socket.isEmpty else { return nil }
         var watchdog: Duration?
-        if let text = environment("WATCHDOG_USEC"), let microseconds = UInt64(text), microseconds > 0,
-           environment("WATCHDOG_PID").flatMap({ Int32($0) }).map({ $0 == getpid() }) ?? true {
+        // As sd_watchdog_enabled(3): for this process unless WATCHDOG_PID names another (or
+        // is not a process number).
+        let forThisProcess = environment("WATCHDOG_PID").map { Int32($0) == getpid() } ?? true
+        if let text = environment("WATCHDOG_USEC"), let microseconds = UInt64(text), microseconds > 0, forThisProcess {
             watchdog = .microseconds(Int64(min(microseconds, UInt64(Int64.max / 1000))))
         }
         return try ServiceNotifier(socket: socket, watchdogTimeout: watchdog)
@@ -63,7 +65,10 @@ final class ServiceNotifier: Sendable {
         let sent = text.withUTF8 { bytes in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), socketAddress, addressLength)
+                    // Never waits: a service manager too busy to read its queue gets no
+                    // keep-alive rather than a main loop that stops.
+                    sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), socketAddress,
+                           addressLength)
                 }
             }
         }

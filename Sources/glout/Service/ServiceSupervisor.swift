@@ -17,9 +17,17 @@ final class ServiceSupervisor {
     private var stopped = false
     private var saidSendFailure = false
 
-    /// The supervisor $NOTIFY_SOCKET asks for, started; nil without one.
-    static func start(display: OutputSession, log: Log) throws -> ServiceSupervisor? {
-        guard let notifier = try ServiceNotifier.fromEnvironment() else { return nil }
+    /// The supervisor $NOTIFY_SOCKET asks for, started; nil without one, or with one glout
+    /// cannot use (a warning says so: a variable left in a shell does not stop glout).
+    static func start(display: OutputSession, log: Log) -> ServiceSupervisor? {
+        let notifier: ServiceNotifier
+        do {
+            guard let found = try ServiceNotifier.fromEnvironment() else { return nil }
+            notifier = found
+        } catch {
+            log.warning("systemd: \(error.message); glout runs without notifying it")
+            return nil
+        }
         let supervisor = ServiceSupervisor(notifier: notifier, display: display, log: log)
         supervisor.startTicking()
         if let timeout = notifier.watchdogTimeout {
