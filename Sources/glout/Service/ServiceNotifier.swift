@@ -41,7 +41,10 @@ final class ServiceNotifier: Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { path in
             path.copyBytes(from: bytes)
         }
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: a service manager too busy to read its queue gets no keep-alive
+        // rather than a main loop that stops.
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                                      | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else {
             throw GloutError("no socket for NOTIFY_SOCKET: \(String(cString: strerror(errno)))")
         }
@@ -65,10 +68,7 @@ final class ServiceNotifier: Sendable {
         let sent = text.withUTF8 { bytes in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    // Never waits: a service manager too busy to read its queue gets no
-                    // keep-alive rather than a main loop that stops.
-                    sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), socketAddress,
-                           addressLength)
+                    sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), socketAddress, addressLength)
                 }
             }
         }
