@@ -70,16 +70,22 @@ final class SystemdServiceTests: IntegrationTestCase {
         return stat[close...].dropFirst(2).first == "T"
     }
 
-    func test_readyAfterTheFirstFramesThenKeepAlivesThatStopWhileGloutIsStoppedAndStoppingAtTheEnd() throws {
+    /// glout run with `arguments` on a two-output sway under a two-second watchdog
+    /// (keep-alives every half second at most), its notification socket the test's.
+    private func watchedGlout(_ arguments: [String] = []) throws -> (sway: Compositor, notify: NotifySocket, glout: Child) {
         let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
         let folder = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let notify = try NotifySocket(in: folder)
-        // A two-second watchdog: keep-alives every half second at most.
         var environment = sway.environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["WATCHDOG_USEC"] = "2000000"
-        let glout = try Child(Paths.glout, ["run", "--duration", "300"], environment: environment)
+        let glout = try Child(Paths.glout, ["run"] + arguments + ["--duration", "300"], environment: environment)
+        return (sway, notify, glout)
+    }
+
+    func test_readyAfterTheFirstFramesThenKeepAlivesThatStopWhileGloutIsStoppedAndStoppingAtTheEnd() throws {
+        let (sway, notify, glout) = try watchedGlout()
 
         let untilReady = try notify.waitFor("READY=1", within: Timing.patience, glout: glout)
         let ready = try XCTUnwrap(untilReady.last)
@@ -111,14 +117,9 @@ final class SystemdServiceTests: IntegrationTestCase {
     /// A frame that takes half the watchdog's timeout stops the keep-alives while it lasts:
     /// --stall makes each of HEADLESS-2's frames take 4 s, against a 2 s watchdog.
     func test_aFrameThatTakesHalfTheWatchdogsTimeoutStopsTheKeepAlives() throws {
-        let sway = try Compositor.sway(["1280x720@60", "800x600@30"])
-        let folder = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let notify = try NotifySocket(in: folder)
-        var environment = sway.environment
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["WATCHDOG_USEC"] = "2000000"
-        let glout = try Child(Paths.glout, ["run", "--stall", "HEADLESS-2=4000", "--duration", "300"], environment: environment)
+        // The rig holds sway for the test's length.
+        let rig = try watchedGlout(["--stall", "HEADLESS-2=4000"])
+        let (notify, glout) = (rig.notify, rig.glout)
         _ = try notify.waitFor("READY=1", within: Timing.patience, glout: glout)
         // Keep-alives come between HEADLESS-2's frames and in the first second of each; in
         // the last three seconds of each frame none. Over 12 s of them, a gap of at least
