@@ -17,6 +17,7 @@ const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void) { r
 const struct wl_interface *cw_wp_fifo_manager_v1_interface(void) { return &wp_fifo_manager_v1_interface; }
 const struct wl_interface *cw_wp_commit_timing_manager_v1_interface(void) { return &wp_commit_timing_manager_v1_interface; }
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void) { return &zwlr_output_manager_v1_interface; }
+const struct wl_interface *cw_zwlr_output_power_manager_v1_interface(void) { return &zwlr_output_power_manager_v1_interface; }
 
 // wl_surface v6 events, set only where the header has them (see CWayland.h).
 void cw_wl_surface_listener_set_preferred_buffer(struct wl_surface_listener *listener,

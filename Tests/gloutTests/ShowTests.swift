@@ -325,6 +325,9 @@ final class ShowExampleTests: XCTestCase {
         XCTAssertEqual(members("item"), ShowParser.members.item.sorted())
         XCTAssertEqual(members("daypart"), ShowParser.members.daypart.sorted())
         XCTAssertEqual(((schema["properties"] as? [String: Any])?.keys.sorted()) ?? [], ShowParser.members.show.sorted())
+        let outputs = (schema["properties"] as? [String: Any])?["outputs"] as? [String: Any]
+        let output = outputs?["additionalProperties"] as? [String: Any]
+        XCTAssertEqual(((output?["properties"] as? [String: Any])?.keys.sorted()) ?? [], ShowParser.members.output.sorted())
     }
 }
 

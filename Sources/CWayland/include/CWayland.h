@@ -18,6 +18,7 @@
 #include "fifo-v1-client-protocol.h"
 #include "commit-timing-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
+#include "wlr-output-power-management-unstable-v1-client-protocol.h"
 
 // Swift cannot take the address of extern C data (`&wl_output_interface`), so these
 // return the interface descriptions that wl_registry_bind needs.
@@ -34,6 +35,7 @@ const struct wl_interface *cw_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *cw_wp_fifo_manager_v1_interface(void);
 const struct wl_interface *cw_wp_commit_timing_manager_v1_interface(void);
 const struct wl_interface *cw_zwlr_output_manager_v1_interface(void);
+const struct wl_interface *cw_zwlr_output_power_manager_v1_interface(void);
 
 // wl_surface v6's preferred_buffer_scale and preferred_buffer_transform (libwayland 1.22):
 // Swift cannot name members an older header lacks, so C sets them where this header has

@@ -44,7 +44,7 @@ final class Registry: ProxyOwner {
         "wl_compositor": OutputSurface.surfaceVersion >= 6 ? 6 : 4, "wl_output": 4, "wl_seat": 7, "xdg_wm_base": 5,
         "zxdg_output_manager_v1": 3, "wp_presentation": 2, "wp_viewporter": 1,
         "wp_fractional_scale_manager_v1": 1, "zwlr_output_manager_v1": 2, "wl_shm": 1,
-        "wp_fifo_manager_v1": 1, "wp_commit_timing_manager_v1": 1,
+        "wp_fifo_manager_v1": 1, "wp_commit_timing_manager_v1": 1, "zwlr_output_power_manager_v1": 1,
     ]
     /// Versions below which a global is useless to this library.
     static let lowestVersions: [String: UInt32] = [
@@ -61,6 +61,7 @@ final class Registry: ProxyOwner {
         "zwlr_output_manager_v1": cw_zwlr_output_manager_v1_interface, "wl_shm": cw_wl_shm_interface,
         "wp_fifo_manager_v1": cw_wp_fifo_manager_v1_interface,
         "wp_commit_timing_manager_v1": cw_wp_commit_timing_manager_v1_interface,
+        "zwlr_output_power_manager_v1": cw_zwlr_output_power_manager_v1_interface,
     ]
 
     /// Every global offered, one per interface (the highest version of any instance),
@@ -116,6 +117,13 @@ final class Registry: ProxyOwner {
     func bindOutputManager() -> OpaquePointer? {
         guard let global = globals.values.first(where: { $0.interface == "zwlr_output_manager_v1" }) else { return nil }
         return bind(global, interface: cw_zwlr_output_manager_v1_interface()).0
+    }
+
+    /// Binds zwlr_output_power_manager_v1 (on demand: only a client that turns outputs off
+    /// needs it), or nil when the compositor does not offer it.
+    func bindPowerManager() -> OpaquePointer? {
+        guard let global = globals.values.first(where: { $0.interface == "zwlr_output_power_manager_v1" }) else { return nil }
+        return bind(global, interface: cw_zwlr_output_power_manager_v1_interface()).0
     }
 
     /// Throws ``WaylandError/missingGlobal(interface:required:offered:)`` unless the

@@ -58,6 +58,7 @@ package final class OutputTracker {
 
     deinit {
         management = nil
+        power = nil
         for seat in seats.values { seat.destroy(report: false) }
         // Every lease holds this object, so no window uses these proxies any more.
         for proxy in Array(proxies.values) + Array(retired.values) { proxy.destroy() }
@@ -127,6 +128,20 @@ package final class OutputTracker {
 
     private var management: OutputManagement?
 
+    /// Turns output `id` off or on through wlr-output-power-management (bound on first
+    /// use); `done` runs on the session's thread with the compositor's answer, at once
+    /// where the compositor lacks the protocol or the output is gone.
+    package func setPower(_ mode: PowerMode, of id: UInt32, done: @escaping (PowerOutcome) -> Void) {
+        guard let proxy = proxies[id] else { return done(.refused) }
+        if power == nil, let manager = registry.bindPowerManager() {
+            power = OutputPower(connection: connection, manager: manager)
+        }
+        guard let power else { return done(.unavailable) }
+        power.set(mode, id: id, output: proxy.output, done: done)
+    }
+
+    private var power: OutputPower?
+
     /// When the compositor announced the output's wl_output global.
     package func announcementTime(of id: UInt32) -> MonotonicInstant? {
         registry.globals[id].map { MonotonicInstant(nanoseconds: $0.announced) }
@@ -188,6 +203,7 @@ package final class OutputTracker {
 
     private func removeOutput(id: UInt32) {
         guard let proxy = proxies.removeValue(forKey: id) else { return }
+        power?.forget(id)
         // Retired before the application hears of it: the last lease to end releases the
         // proxy, whether its window closes while the application handles the event or
         // later. The application is told first, so its windows go before the proxy.

@@ -15,6 +15,7 @@ enum ProtocolsCommand {
         "wp_viewporter": "scaling a buffer of another size (--mode, drafts, fractional scales)",
         "wp_fractional_scale_manager_v1": "fractional scales",
         "zwlr_output_manager_v1": "--set-mode",
+        "zwlr_output_power_manager_v1": "a show's off dayparts: outputs turned off and on",
         "wl_shm": "llvmpipe's frames, in buffers of glout's own (Mesa's EGL binds it too)",
         "wl_drm": "Mesa's EGL: GPU buffers (older drivers)",
         "zwp_linux_dmabuf_v1": "Mesa's EGL: GPU buffers",

@@ -32,6 +32,7 @@ final class RunCommand {
         var failure: GloutError?
         var control: ControlService?
         var supervisor: ServiceSupervisor?
+        var power: ShowPower?
         do {
             try stage.applyModeSwitches()
             stage.display.onEvent = { [unowned self, unowned stage] event in handle(event, stage: stage) }
@@ -40,12 +41,14 @@ final class RunCommand {
             noteIfEmpty(stage)
             control = try ControlService.start(options: options, stage: stage, log: log)
             supervisor = ServiceSupervisor.start(display: stage.display, log: log)
+            power = stage.show.map { ShowPower.start(source: $0, display: stage.display, log: log) }
             endedBy = try end(stage.display.run(for: options.duration.map { .nanoseconds(Int64($0 * 1e9)) },
                                                 exitWhenNoOutputs: options.exitWhenNoOutputs))
         } catch {
             failure = GloutError(error)
         }
         supervisor?.stop()
+        power?.stop()
         control?.stop()
         let duration = (MonotonicInstant.now - started).inSeconds
         let statistics = (closed + stage.display.closeWindows().map { entry($0, disconnected: false, stage: stage) })

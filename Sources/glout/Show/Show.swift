@@ -12,10 +12,12 @@ struct Show: Sendable, Equatable {
     /// The outputs' zones, by which outputs they are for.
     var outputs: [OutputZones]
 
-    /// The zones of the outputs `selector` names.
+    /// The zones of the outputs `selector` names, and when those outputs are off.
     struct OutputZones: Sendable, Equatable {
         var selector: OutputSelector
         var zones: [Zone]
+        /// While one of these holds the outputs are off (none: always on).
+        var off: PowerSchedule? = nil
     }
 
     /// Which outputs a set of zones is for. An output takes the zones of its own name, else
@@ -92,10 +94,19 @@ struct Show: Sendable, Equatable {
     /// The zones for the output named: its own, else its role's, else every output's
     /// (none: the output shows the background).
     func zones(for output: String, primary: Bool) -> [Zone] {
+        entry(for: output, primary: primary)?.zones ?? []
+    }
+
+    /// When the output named is off, by the same choice as its zones (nil: never).
+    func power(for output: String, primary: Bool) -> PowerSchedule? {
+        entry(for: output, primary: primary)?.off
+    }
+
+    private func entry(for output: String, primary: Bool) -> OutputZones? {
         for selector in [OutputSelector.name(output), primary ? .primary : .secondaries, .every] {
-            if let entry = outputs.first(where: { $0.selector == selector }) { return entry.zones }
+            if let entry = outputs.first(where: { $0.selector == selector }) { return entry }
         }
-        return []
+        return nil
     }
 
     /// The files the show's items name, each once, in order.

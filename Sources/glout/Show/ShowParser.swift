@@ -27,7 +27,7 @@ struct ShowParser {
     static let longestCrossfade = 60_000.0
 
     /// The members each object of a show may have (docs/show.schema.json names the same).
-    static let members = (show: ["$schema", "timezone", "background", "outputs"], zone: ["name", "rect", "items", "playlists"],
+    static let members = (show: ["$schema", "timezone", "background", "outputs"], output: ["zones", "off"], zone: ["name", "rect", "items", "playlists"],
                           playlist: ["name", "when", "priority", "items"],
                           item: ["image", "shader", "color", "text", "clock", "ticker", "seconds", "transition", "fit", "when",
                                  "font", "size", "foreground", "background", "align", "speed", "timezone"],
@@ -71,7 +71,7 @@ struct ShowParser {
                 }
                 selector = .name(key)
             }
-            let member = try Self.object(entries[key]!, at: at, allowed: ["zones"])
+            let member = try Self.object(entries[key]!, at: at, allowed: Self.members.output)
             guard let list = member["zones"] else { throw ShowError(path: at, message: "zones is missing") }
             let zones = try Self.array(list, at: at + ".zones", count: 1...Self.zoneLimit)
             var names = Set<String>()
@@ -84,7 +84,16 @@ struct ShowParser {
                 }
                 parsed.append(made)
             }
-            show.outputs.append(Show.OutputZones(selector: selector, zones: parsed))
+            var off: PowerSchedule?
+            if let list = member["off"] {
+                let dayparts = try Self.array(list, at: at + ".off", count: 1...Self.playlistLimit)
+                var parsedDayparts: [Daypart] = []
+                for (index, daypart) in dayparts.enumerated() {
+                    parsedDayparts.append(try withTimeZone.daypart(daypart, at: "\(at).off[\(index)]"))
+                }
+                off = PowerSchedule(dayparts: parsedDayparts)
+            }
+            show.outputs.append(Show.OutputZones(selector: selector, zones: parsed, off: off))
         }
         return show
     }

@@ -67,6 +67,8 @@ final class ShowRenderer: OutputRenderer {
         var realtime: Double
         var time: Double
         var zones: [(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position?)]
+        /// The output is off at the frame's time, until then (the show's `off`): it draws black.
+        var darkUntil: Double?
     }
     private var plan: Plan?
 
@@ -129,11 +131,49 @@ final class ShowRenderer: OutputRenderer {
         let realtime = RealtimeClock.seconds(at: frame.targetTimestamp)
         // --frozen (or the f key) holds the show at that instant: a still picture.
         let time = state.frozen ?? realtime
-        let zones = show.zones(for: target.output.name, primary: state.primary == target.output.name).map { zone in
+        let (name, primary) = (target.output.name, state.primary == target.output.name)
+        let zones = show.zones(for: name, primary: primary).map { zone in
             zone.timeline.prepare(after: time, within: 10)
             return (zone, zone.timeline.position(at: time))
         }
-        plan = Plan(state: state, show: show, realtime: realtime, time: time, zones: zones)
+        plan = Plan(state: state, show: show, realtime: realtime, time: time, zones: zones,
+                    darkUntil: darkUntil(show: show, output: name, primary: primary, time: time, frozen: state.frozen != nil))
+    }
+
+    /// Until when the output is off, if it is at `time`: from the stretch ``ShowPower``
+    /// worked out for this show and role, else (a show or role it has not seen yet, or
+    /// --frozen) from the show itself, with no end known.
+    private func darkUntil(show: LoadedShow, output: String, primary: Bool, time: Double, frozen: Bool) -> Double? {
+        guard let schedule = show.show.power(for: output, primary: primary) else { return nil }
+        if !frozen, let known = source.offWindow(for: output), known.show == ObjectIdentifier(show), known.primary == primary {
+            return known.window.flatMap { $0.contains(time) ? $0.end : nil }
+        }
+        return schedule.isOff(at: time) ? .infinity : nil
+    }
+
+    /// A frame of an output that is off: black, every zone's item ended in the play log;
+    /// then the output rests (its display link draws nothing) unless it comes on within a
+    /// second, when it draws each refresh so as to come on at the first one at or after
+    /// the time. ``ShowPower`` wakes it half a second before.
+    private func drawDark(_ frame: DisplayLinkFrame, in target: RenderTarget, realtime: Double, until: Double, state: Scene.State) {
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glDisable(GLenum(GL_BLEND))
+        glViewport(0, 0, target.pixelSize.width, target.pixelSize.height)
+        glClearColor(0, 0, 0, 1)
+        glClear(GLenum(GL_COLOR_BUFFER_BIT))
+        for showing in showings.values { finish(showing, at: realtime, complete: true) }
+        showings = [:]
+        (drawnLayout, drawnStill, changedRegions) = (nil, [:], nil)
+        last = (frame.targetTimestamp, frame.duration)
+        isAnimating = state.frozen == nil && until - realtime <= 1
+        restsAfterLast = !isAnimating
+        deliverScreenshot(of: target)
+    }
+
+    private func deliverScreenshot(of target: RenderTarget) {
+        if let screenshots, screenshots.isWaiting(for: target.output.name) {
+            screenshots.deliver(FrameDump.read(target.framebuffer, of: target), for: target.output.name)
+        }
     }
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
@@ -147,6 +187,9 @@ final class ShowRenderer: OutputRenderer {
             linesOf = ObjectIdentifier(show)
         }
         output = target.output.name
+        if let until = plan.darkUntil {
+            return drawDark(frame, in: target, realtime: realtime, until: until, state: state)
+        }
         let missed = missedRefreshes(before: frame)
         let size = target.pixelSize
         let picture = target.picture
@@ -217,9 +260,7 @@ final class ShowRenderer: OutputRenderer {
         isAnimating = state.frozen == nil
         // A still output's pause until something wakes it is a rest, not refreshes missed.
         restsAfterLast = !isAnimating
-        if let screenshots, screenshots.isWaiting(for: target.output.name) {
-            screenshots.deliver(FrameDump.read(target.framebuffer, of: target), for: target.output.name)
-        }
+        deliverScreenshot(of: target)
     }
 
     /// Draws one item into the zone at `rect` (picture pixels from the top left; `gl`: the

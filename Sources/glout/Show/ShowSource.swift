@@ -15,6 +15,16 @@ final class ShowSource: Sendable {
     private let graveyard = TextureGraveyard()
     /// Called after a show is replaced: wakes the outputs whose picture stood still.
     private let replaced = Locked<(@Sendable () -> Void)?>(nil)
+    /// Each output's stretch of time off (by name), as ``ShowPower`` works it out on the
+    /// session's thread; the render threads draw black within it.
+    private let offWindows = Locked<[String: KnownOffWindow]>([:])
+
+    /// An output's stretch of time off as worked out for one show and one role (nil: none).
+    struct KnownOffWindow: Sendable, Equatable {
+        var show: ObjectIdentifier
+        var primary: Bool
+        var window: PowerSchedule.OffWindow?
+    }
 
     /// Loads the show at `path`; its errors name the file, the place in it and the reason.
     init(path: String, log: Log, programs: ScenePrograms, graphics: Graphics) throws {
@@ -43,6 +53,16 @@ final class ShowSource: Sendable {
     /// Sets what is called after each replacement, from the thread that replaced the show.
     func onReplace(_ action: @escaping @Sendable () -> Void) {
         replaced.withLock { $0 = action }
+    }
+
+    /// The stretch of time the output named is off, around or after now (nil: not worked out).
+    func offWindow(for output: String) -> KnownOffWindow? {
+        offWindows.withLock { $0[output] }
+    }
+
+    /// Sets the stretch of time the output named is off (nil: forgotten).
+    func setOffWindow(_ window: KnownOffWindow?, for output: String) {
+        offWindows.withLock { $0[output] = window }
     }
 
     /// Deletes the textures of shows no longer shown; in the shared context.
