@@ -96,6 +96,42 @@ final class ShowPowerTests: IntegrationTestCase {
         print("power: \(canPower ? "turned off by sway" : "black, link paused"); frames HEADLESS-1 \(first), HEADLESS-2 \(dark)")
     }
 
+    /// An output off for good is dark from the first frame, and lit again when glout stops.
+    func test_anOutputTurnedOffIsOnAgainWhenGloutStops() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sway = try Compositor.sway(["800x600@60", "640x480@60"])
+        func power(_ name: String) throws -> Bool? {
+            let outputs = try JSONSerialization.jsonObject(with: Data(try sway.swaymsg("-t", "get_outputs").utf8)) as? [[String: Any]]
+            return outputs?.first { $0["name"] as? String == name }?["power"] as? Bool
+        }
+        let canPower = try power("HEADLESS-2") != nil
+        let show = folder.appendingPathComponent("dark.json").path
+        try ##"""
+            {"outputs": {"*": {"zones": [{"items": [{"color": "#ff0000", "seconds": 600}]},
+                                         {"rect": {"height": 20}, "items": [{"color": "#ffffff", "seconds": 600}]}]},
+                         "HEADLESS-2": {"zones": [{"items": [{"color": "#00ff00", "seconds": 600}]}], "off": [{}]}}}
+            """##.write(toFile: show, atomically: true, encoding: .utf8)
+        let glout = try sway.glout(["run", "--show", show, "--duration", "120"])
+        try sway.waitForGlout(on: ["HEADLESS-1"], frozen: false)
+        if canPower {
+            try waitUntil("sway says HEADLESS-2 is off; glout:\n\(glout.stderr)") { try power("HEADLESS-2") == false }
+            XCTAssertTrue(glout.stderr.contains("output HEADLESS-2: off for good"), glout.stderr)
+        } else {
+            try waitUntil("glout says it cannot turn HEADLESS-2 off:\n\(glout.stderr)") {
+                glout.stderr.contains("output HEADLESS-2: cannot turn it off")
+            }
+        }
+        XCTAssertTrue(near(try sway.screenshot("HEADLESS-1").pixel(300, 200), 255, 0, 0))
+        if !canPower { XCTAssertTrue(near(try sway.screenshot("HEADLESS-2").pixel(300, 200), 0, 0, 0)) }
+        glout.signal(SIGTERM)
+        let finished = glout.wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        if canPower {
+            try waitUntil("sway says HEADLESS-2 is on after glout stopped") { try power("HEADLESS-2") == true }
+        }
+    }
+
     private func near(_ p: (r: Int, g: Int, b: Int), _ r: Int, _ g: Int, _ b: Int, within: Int = 4) -> Bool {
         abs(p.r - r) <= within && abs(p.g - g) <= within && abs(p.b - b) <= within
     }
