@@ -94,6 +94,29 @@ final class ShowPlaybackTests: IntegrationTestCase {
             let finished = glout.wait()
             XCTAssertEqual(finished.status, 0, finished.stderr)
         }
+        // Text into a colour and back (one pass, show-fade.frag): half way, the label's
+        // background and the colour half and half, its white line over the mix.
+        let text = try write("fade-text.json", """
+            {"outputs": {"*": {"zones": [{"items": [
+              {"text": "MMMMMMMMMMMM", "size": 120, "foreground": "#ffffff", "background": "#00ff00", "seconds": 10,
+               "transition": {"crossfade_ms": 1000}},
+              {"color": "#0000ff", "seconds": 10, "transition": {"crossfade_ms": 1000}}]},
+              {"rect": {"height": 20}, "items": [{"color": "#ffffff", "seconds": 60}]}]}}}
+            """)
+        for (offset, expected) in [(1_800_000_010.5, (0, 128, 128)), (1_800_000_020.5, (0, 128, 128)), (1_800_000_021.5, (0, 255, 0))] {
+            let glout = try sway.glout(["run", "--show", text, "--frozen", String(offset), "--duration", "60"])
+            try sway.waitForGlout(on: ["HEADLESS-1"])
+            let picture = try sway.screenshot("HEADLESS-1")
+            let corner = picture.pixel(20, 580)
+            XCTAssertTrue(near(corner, expected.0, expected.1, expected.2, within: 3), "at \(offset), the background: \(corner)")
+            // Somewhere on the line's middle row, a glyph: white, or half white over blue.
+            let row = (0..<800).map { picture.pixel($0, 300) }
+            let glyph = offset == 1_800_000_021.5 ? (255, 255, 255) : (128, 128, 255)
+            XCTAssertTrue(row.contains { near($0, glyph.0, glyph.1, glyph.2, within: 4) }, "at \(offset), no glyph \(glyph) in \(Set(row.map { "\($0)" }).prefix(12))")
+            glout.signal(SIGTERM)
+            let finished = glout.wait()
+            XCTAssertEqual(finished.status, 0, finished.stderr)
+        }
     }
 
     /// Items of half a second in turn: each is on the screen, and the play log has each
