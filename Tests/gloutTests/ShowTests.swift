@@ -304,11 +304,11 @@ final class ShowExampleTests: XCTestCase {
     func test_theExamplesAreShowsGloutPlays() throws {
         let folder = root.appendingPathComponent("Examples/Shows")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(names, ["lobby.json", "menu-board.json"])
+        XCTAssertEqual(names, ["lobby.json", "menu-board.json", "wall.json"])
         for name in names {
             let path = folder.appendingPathComponent(name).path
             let show = try ShowParser.parse(try String(contentsOfFile: path, encoding: .utf8), path: path)
-            XCTAssertFalse(show.outputs.isEmpty, name)
+            XCTAssertFalse(show.outputs.isEmpty && show.span.isEmpty, name)
             for case .shader(let file) in show.files { XCTAssertTrue(FileManager.default.fileExists(atPath: file), file) }
         }
     }

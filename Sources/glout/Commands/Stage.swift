@@ -299,7 +299,8 @@ final class Stage {
             scene.update { $0.span = SpanCanvas(wall.outputs) }
             return
         }
-        let control = options.showsControl ? display.primary?.name : nil
+        // The control view keeps the primary out of the span; a show's span covers every output.
+        let control = options.showsControl && options.show == nil ? display.primary?.name : nil
         var entries: [WallEntry] = []
         for output in display.outputs where output.name != control && !output.logicalFrame.size.isEmpty {
             let frame = output.logicalFrame

@@ -31,7 +31,7 @@ struct ControlCommands: Sendable {
             }
             do throws(ControlError) {
                 let loaded = try loader.replaceShow(file, in: show)
-                let zones = loaded.show.outputs.reduce(0) { $0 + $1.zones.count }
+                let zones = loaded.show.outputs.reduce(loaded.show.span.count) { $0 + $1.zones.count }
                 return .json(["show": loaded.show.path, "zones": zones])
             } catch {
                 return .error(error)

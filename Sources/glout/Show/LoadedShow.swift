@@ -9,6 +9,8 @@ final class LoadedShow: Sendable {
     let show: Show
     /// Per entry of ``Show/outputs``, its zones.
     let zones: [[LoadedZone]]
+    /// The span's zones (``Show/span``).
+    let spanZones: [LoadedZone]
 
     /// The most a show's images may take decoded, all together (each is held as a texture
     /// until the show is replaced).
@@ -85,26 +87,30 @@ final class LoadedShow: Sendable {
                 return .text(text, font: fonts[text.font]!, program: try graphics.withSharedContext { try programs.showText })
             }
         }
-        var zones: [[LoadedZone]] = []
-        for entry in show.outputs {
-            var made: [LoadedZone] = []
-            let at = ShowParser.member("$.outputs", LoadedShow.key(of: entry.selector))
-            for (z, zone) in entry.zones.enumerated() {
+        func load(_ zones: [Show.Zone], at: String) throws -> [LoadedZone] {
+            try zones.enumerated().map { z, zone in
                 var drawings: [[Drawing]] = []
                 for (p, playlist) in zone.playlists.enumerated() {
                     drawings.append(try playlist.items.enumerated().map { i, item in
                         try drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i))
                     })
                 }
-                made.append(LoadedZone(zone: zone, timeline: ZoneTimeline(zone: zone), drawings: drawings))
+                return LoadedZone(zone: zone, timeline: ZoneTimeline(zone: zone), drawings: drawings)
             }
-            zones.append(made)
         }
-        self.zones = zones
-        let count = show.outputs.reduce(0) { $0 + $1.zones.count }
-        log.info("--show \(Log.printable(path)): \(count) zone\(count == 1 ? "" : "s") on \(show.outputs.count) output "
-                 + "entr\(show.outputs.count == 1 ? "y" : "ies"), \(images.count) image\(images.count == 1 ? "" : "s"), "
+        zones = try show.outputs.map { entry in
+            try load(entry.zones, at: ShowParser.member("$.outputs", LoadedShow.key(of: entry.selector)))
+        }
+        spanZones = try load(show.span, at: "$.span")
+        log.info("--show \(Log.printable(path)): \(LoadedShow.describe(show)), \(images.count) image\(images.count == 1 ? "" : "s"), "
                  + "\(shaders.count) shader\(shaders.count == 1 ? "" : "s")")
+    }
+
+    /// "N zones on M output entries" (and "K on the span").
+    static func describe(_ show: Show) -> String {
+        let count = show.outputs.reduce(0) { $0 + $1.zones.count }
+        return "\(count) zone\(count == 1 ? "" : "s") on \(show.outputs.count) output entr\(show.outputs.count == 1 ? "y" : "ies")"
+            + (show.span.isEmpty ? "" : " and \(show.span.count) on the span")
     }
 
     /// The image an item names, decoded as --content decodes it (a text file is not

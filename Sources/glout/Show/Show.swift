@@ -11,6 +11,9 @@ struct Show: Sendable, Equatable {
     var background = RGB(r: 0, g: 0, b: 0)
     /// The outputs' zones, by which outputs they are for.
     var outputs: [OutputZones]
+    /// Zones on the span's canvas (every output, of every machine of a --wall), drawn over
+    /// each output's own zones where they cover it; rects in points or percent of the canvas.
+    var span: [Zone] = []
 
     /// The zones of the outputs `selector` names, and when those outputs are off.
     struct OutputZones: Sendable, Equatable {
@@ -112,8 +115,8 @@ struct Show: Sendable, Equatable {
     /// The files the show's items name, each once, in order.
     var files: [ItemSource] {
         var seen = Set<String>(), files: [ItemSource] = []
-        for entry in outputs {
-            for zone in entry.zones {
+        for zones in outputs.map(\.zones) + [span] {
+            for zone in zones {
                 for playlist in zone.playlists {
                     for item in playlist.items {
                         switch item.source {
@@ -160,5 +163,24 @@ struct ZoneRect: Sendable, Equatable {
         let (x1, y1) = (clamp(right, size.width), clamp(bottom, size.height))
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+extension ZoneRect {
+    /// A span zone on one output: the zone placed on the canvas (`canvas`, points), moved
+    /// by the output's place in it (`part`, points from the canvas's top left) and scaled
+    /// by the output's pixels per point. The whole zone in the output's pixels (it may
+    /// reach past the output, so that its content lines up across outputs), and the part
+    /// of it within `output` pixels; nil where none of it falls on the output.
+    func spanPixels(canvas: Size, part: Rect, output: Size, pixelsPerPoint: Double) -> (whole: Rect, visible: Rect)? {
+        guard let zone = pixels(in: canvas, pixelsPerPoint: 1) else { return nil }
+        func scaled(_ points: Int32) -> Int32 { Int32(clamping: Int64((Double(points) * pixelsPerPoint).rounded())) }
+        let (left, top) = (scaled(zone.x - part.x), scaled(zone.y - part.y))
+        let (right, bottom) = (scaled(zone.maxX - part.x), scaled(zone.maxY - part.y))
+        let whole = Rect(x: left, y: top, width: right - left, height: bottom - top)
+        let (x0, y0) = (max(0, left), max(0, top))
+        let (x1, y1) = (min(output.width, right), min(output.height, bottom))
+        guard x1 > x0, y1 > y0, !whole.size.isEmpty else { return nil }
+        return (whole, Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
     }
 }

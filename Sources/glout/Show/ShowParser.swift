@@ -27,7 +27,7 @@ struct ShowParser {
     static let longestCrossfade = 60_000.0
 
     /// The members each object of a show may have (docs/show.schema.json names the same).
-    static let members = (show: ["$schema", "timezone", "background", "outputs"], output: ["zones", "off"], zone: ["name", "rect", "items", "playlists"],
+    static let members = (show: ["$schema", "timezone", "background", "outputs", "span"], output: ["zones", "off"], zone: ["name", "rect", "items", "playlists"],
                           playlist: ["name", "when", "priority", "items"],
                           item: ["image", "shader", "color", "text", "clock", "ticker", "seconds", "transition", "fit", "when",
                                  "font", "size", "foreground", "background", "align", "speed", "timezone"],
@@ -52,9 +52,13 @@ struct ShowParser {
         if let name = object["timezone"] { zone = try Self.timeZone(name, at: "$.timezone") }
         var show = Show(path: file, outputs: [])
         if let background = object["background"] { show.background = try Self.colour(background, at: "$.background") }
-        guard let outputs = object["outputs"] else { throw ShowError(path: "$", message: "outputs is missing: give each output's zones") }
-        let entries = try Self.object(outputs, at: "$.outputs", allowed: nil)
-        guard !entries.isEmpty else { throw ShowError(path: "$.outputs", message: "names no output (\"*\" is every output)") }
+        guard object["outputs"] != nil || object["span"] != nil else {
+            throw ShowError(path: "$", message: "outputs is missing: give each output's zones (or the span's)")
+        }
+        let entries = try object["outputs"].map { v throws(ShowError) in try Self.object(v, at: "$.outputs", allowed: nil) } ?? [:]
+        guard object["outputs"] == nil || !entries.isEmpty else {
+            throw ShowError(path: "$.outputs", message: "names no output (\"*\" is every output)")
+        }
         var withTimeZone = self
         withTimeZone.defaultTimeZone = zone
         withTimeZone.defaultBackground = show.background
@@ -95,12 +99,31 @@ struct ShowParser {
             }
             show.outputs.append(Show.OutputZones(selector: selector, zones: parsed, off: off))
         }
+        if let span = object["span"] { show.span = try withTimeZone.spanZones(span, besides: show.outputs) }
         return show
     }
 
-    private func zone(_ value: Any, at: String, index: Int) throws(ShowError) -> Show.Zone {
+    /// The span's zones (`$.span`): placed on the canvas of every output (of every machine,
+    /// with --wall), named apart from every output's zones.
+    private func spanZones(_ value: Any, besides outputs: [Show.OutputZones]) throws(ShowError) -> [Show.Zone] {
+        let member = try Self.object(value, at: "$.span", allowed: ["zones"])
+        guard let list = member["zones"] else { throw ShowError(path: "$.span", message: "zones is missing") }
+        var names = Set(outputs.flatMap { $0.zones.map(\.name) })
+        var zones: [Show.Zone] = []
+        for (index, zone) in try Self.array(list, at: "$.span.zones", count: 1...Self.zoneLimit).enumerated() {
+            let at = "$.span.zones[\(index)]"
+            let made = try self.zone(zone, at: at, index: index, defaultName: "span zone \(index + 1)")
+            guard names.insert(made.name).inserted else {
+                throw ShowError(path: at + ".name", message: "\(ControlRoutes.quoted(made.name)) names another zone of the span or of an output too")
+            }
+            zones.append(made)
+        }
+        return zones
+    }
+
+    private func zone(_ value: Any, at: String, index: Int, defaultName: String? = nil) throws(ShowError) -> Show.Zone {
         let object = try Self.object(value, at: at, allowed: Self.members.zone)
-        let name = try object["name"].map { v throws(ShowError) in try Self.name(v, at: at + ".name") } ?? "zone \(index + 1)"
+        let name = try object["name"].map { v throws(ShowError) in try Self.name(v, at: at + ".name") } ?? defaultName ?? "zone \(index + 1)"
         let rect = try object["rect"].map { v throws(ShowError) in try Self.rect(v, at: at + ".rect") } ?? ZoneRect()
         let playlists: [Show.ShowPlaylist]
         switch (object["items"], object["playlists"]) {

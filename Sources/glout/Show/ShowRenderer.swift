@@ -67,6 +67,9 @@ final class ShowRenderer: OutputRenderer {
         var realtime: Double
         var time: Double
         var zones: [(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position?)]
+        /// The span's zones, and this output's place on the span's canvas (points), if it has one.
+        var spanZones: [(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position?)]
+        var spanPart: (canvas: Size, part: Rect)?
         /// The output is off at the frame's time, until then (the show's `off`): it draws black.
         var darkUntil: Double?
     }
@@ -76,7 +79,10 @@ final class ShowRenderer: OutputRenderer {
     private struct PlacedZone {
         var zone: LoadedShow.LoadedZone
         var position: ZoneTimeline.Position?
+        /// Where the zone is in the framebuffer, from its top left; and the part of it on
+        /// the output (a span zone's reaches past it).
         var rect: Rect
+        var visible: Rect
         var still: Still?
     }
 
@@ -132,11 +138,15 @@ final class ShowRenderer: OutputRenderer {
         // --frozen (or the f key) holds the show at that instant: a still picture.
         let time = state.frozen ?? realtime
         let (name, primary) = (target.output.name, state.primary == target.output.name)
-        let zones = show.zones(for: name, primary: primary).map { zone in
-            zone.timeline.prepare(after: time, within: 10)
-            return (zone, zone.timeline.position(at: time))
+        func positioned(_ zones: [LoadedShow.LoadedZone]) -> [(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position?)] {
+            zones.map { zone in
+                zone.timeline.prepare(after: time, within: 10)
+                return (zone, zone.timeline.position(at: time))
+            }
         }
-        plan = Plan(state: state, show: show, realtime: realtime, time: time, zones: zones,
+        let part = state.span.part(machine: state.machine, name: name).map { (canvas: state.span.size, part: $0.frame) }
+        plan = Plan(state: state, show: show, realtime: realtime, time: time, zones: positioned(show.zones(for: name, primary: primary)),
+                    spanZones: part == nil ? [] : positioned(show.spanZones), spanPart: part,
                     darkUntil: darkUntil(show: show, output: name, primary: primary, time: time, frozen: state.frozen != nil))
     }
 
@@ -194,11 +204,21 @@ final class ShowRenderer: OutputRenderer {
         let size = target.pixelSize
         let picture = target.picture
         // Each zone's place, and what it shows if that stands still (nil: it moves).
-        let zones = plan.zones.compactMap { zone, position -> PlacedZone? in
+        let own = plan.zones.compactMap { zone, position -> PlacedZone? in
             guard let rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { return nil }
-            return PlacedZone(zone: zone, position: position, rect: rect.offset(by: picture.origin),
+            let placed = rect.offset(by: picture.origin)
+            return PlacedZone(zone: zone, position: position, rect: placed, visible: placed,
                               still: stillPicture(of: zone, at: position, time: time))
         }
+        // The span's zones over them, each where the canvas puts it, cut at the output's edges.
+        let spanning = plan.spanZones.compactMap { zone, position -> PlacedZone? in
+            guard let (canvas, part) = plan.spanPart,
+                  let rect = zone.zone.rect.spanPixels(canvas: canvas, part: part, output: picture.size,
+                                                       pixelsPerPoint: target.pixelsPerPoint) else { return nil }
+            return PlacedZone(zone: zone, position: position, rect: rect.whole.offset(by: picture.origin),
+                              visible: rect.visible.offset(by: picture.origin), still: stillPicture(of: zone, at: position, time: time))
+        }
+        let zones = own + spanning
         // Where the output holds the last frame, only the zones whose picture changed are
         // drawn again, and those over them; else (a new size, another show or set of
         // zones, a zone left empty) the whole.
@@ -209,7 +229,7 @@ final class ShowRenderer: OutputRenderer {
             || zones.contains { $0.position.map { $0.mix < 1 && $0.previous == nil } ?? false }
         var dirty = zones.map { whole || $0.still == nil || $0.still != drawnStill[$0.zone.zone.name] }
         for i in zones.indices where dirty[i] {
-            for j in zones.indices where j > i && !dirty[j] && zones[i].rect.overlaps(zones[j].rect) { dirty[j] = true }
+            for j in zones.indices where j > i && !dirty[j] && zones[i].visible.overlaps(zones[j].visible) { dirty[j] = true }
         }
         glDisable(GLenum(GL_SCISSOR_TEST))
         glDisable(GLenum(GL_BLEND))
@@ -228,12 +248,13 @@ final class ShowRenderer: OutputRenderer {
             shown.insert(zone.zone.name)
             account(zone: zone, of: show, position: position, realtime: realtime, missed: missed)
             guard dirty[index] else { continue }
-            changed.append(rect)
+            changed.append(placed.visible)
             let gl = rect.flippedY(containerHeight: size.height)
             glViewport(gl.x, gl.y, gl.width, gl.height)
-            // Nothing outside the zone is touched.
+            // Nothing outside the zone, or outside the output, is touched.
             glEnable(GLenum(GL_SCISSOR_TEST))
-            glScissor(gl.x, gl.y, gl.width, gl.height)
+            let visible = placed.visible.flippedY(containerHeight: size.height)
+            glScissor(visible.x, visible.y, visible.width, visible.height)
             if position.mix < 1 {
                 if let previous = position.previous {
                     draw(zone.drawing(previous), key: TextKey(zone: zone.zone.name, item: previous),

@@ -102,7 +102,7 @@ final class ShowWatcher: Sendable {
     private func reload() {
         do {
             let show = try source.replace(with: path)
-            let zones = show.show.outputs.reduce(0) { $0 + $1.zones.count }
+            let zones = show.show.outputs.reduce(show.show.span.count) { $0 + $1.zones.count }
             log.info("--show \(Log.printable(path)): read again after a change: \(zones) zone\(zones == 1 ? "" : "s")")
         } catch {
             log.warning("\(GloutError(error).message); the show as it was plays on")
