@@ -67,3 +67,22 @@ final class PowerScheduleTests: XCTestCase {
         XCTAssertTrue(member.hasPrefix(##"$.outputs["*"]"##) && member.contains("power"), member)
     }
 }
+
+/// Dayparts where the clocks skip an hour (summer time begins): a boundary in the hour
+/// that does not exist takes effect when the clocks have moved past it.
+final class DaypartSummerTimeTests: XCTestCase {
+    func test_aBoundaryInTheSkippedHourTakesEffectAtTheHoursEnd() throws {
+        // Europe/Berlin, 2027-03-28: 02:00 CET becomes 03:00 CEST, at 01:00 UTC.
+        let parsed = try ShowParser.parse(##"""
+            {"timezone": "Europe/Berlin", "outputs": {"*": {"zones": [{"items": [{"color": "#000000", "seconds": 1}]}],
+             "off": [{"from": "02:30", "until": "05:00"}]}}}
+            """##, path: "/s.json")
+        let schedule = try XCTUnwrap(parsed.power(for: "X", primary: true))
+        let gapEnd: Double = 1_806_195_600  // 2027-03-28 01:00 UTC
+        XCTAssertFalse(schedule.isOff(at: gapEnd - 1))
+        XCTAssertTrue(schedule.isOff(at: gapEnd))
+        let window = try XCTUnwrap(schedule.offWindow(around: gapEnd - 3600))
+        XCTAssertEqual(window.start, gapEnd)
+        XCTAssertEqual(window.end, gapEnd + 2 * 3600)
+    }
+}
