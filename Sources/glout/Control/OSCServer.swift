@@ -44,8 +44,12 @@ final class OSCServer: @unchecked Sendable {
         }
         wake = (pipeEnds[0], pipeEnds[1])
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let thread = Thread { [self] in
-            read()
+        // Weak: Foundation releases a thread's closure only as the thread exits, after stop()
+        // has returned; holding the server there could make this thread release the last
+        // reference to what the handler holds (glout's stage, whose end needs the main thread).
+        let finished = finished
+        let thread = Thread { [weak self] in
+            self?.read()
             finished.signal()
         }
         thread.name = "glout OSC"

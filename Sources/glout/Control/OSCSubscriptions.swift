@@ -76,8 +76,10 @@ final class OSCSubscriptions: @unchecked Sendable {
             return false
         }
         forwarders.enter()
-        let thread = Thread { [self] in
-            forward(stream)
+        // Weak, as OSCServer's: the thread's closure outlives stop().
+        let forwarders = forwarders
+        let thread = Thread { [weak self] in
+            self?.forward(stream)
             forwarders.leave()
         }
         thread.name = "glout OSC events"

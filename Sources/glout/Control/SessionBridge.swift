@@ -80,6 +80,14 @@ final class SessionBridge: Sendable {
     }
 }
 
+/// A weak reference to an object of the session's thread, carried through another thread
+/// (a timer's handler) without keeping the object alive there: such a handler may be
+/// released after glout has let the object go, and must not end it off its thread.
+final class WeakSessionReference<Object: AnyObject>: @unchecked Sendable {
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
+}
+
 /// A value only the session's thread uses, carried through the server's threads to get
 /// there (``SessionBridge`` runs the work that touches it on that thread).
 struct SessionThreadOnly<Value>: @unchecked Sendable {

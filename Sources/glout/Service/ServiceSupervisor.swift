@@ -48,10 +48,9 @@ final class ServiceSupervisor {
     /// its timeout of a frame that has hung for half of it.
     private func startTicking() {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        let session = SessionThreadOnly(self)
-        let display = SessionThreadOnly(self.display)
+        let session = WeakSessionReference(self), display = WeakSessionReference(self.display)
         timer.setEventHandler {
-            display.value.onSessionThread { session.value.tick() }
+            display.value?.onSessionThread { session.value?.tick() }
         }
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(10))
         timer.resume()

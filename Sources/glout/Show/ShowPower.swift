@@ -38,9 +38,8 @@ final class ShowPower {
         let power = ShowPower(source: source, display: display, log: log)
         power.tick()
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        let session = SessionThreadOnly(power)
-        let onSession = SessionThreadOnly(display)
-        timer.setEventHandler { onSession.value.onSessionThread { session.value.tick() } }
+        let session = WeakSessionReference(power), onSession = WeakSessionReference(display)
+        timer.setEventHandler { onSession.value?.onSessionThread { session.value?.tick() } }
         timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(20))
         timer.resume()
         power.timer = timer
@@ -54,7 +53,13 @@ final class ShowPower {
     /// Stops the ticks. Outputs it turned off are turned on again: glout leaves no screen dark.
     func stop() {
         stopped = true
-        timer?.cancel()
+        if let timer {
+            // No tick runs once this returns.
+            let cancelled = DispatchSemaphore(value: 0)
+            timer.setCancelHandler { cancelled.signal() }
+            timer.cancel()
+            cancelled.wait()
+        }
         timer = nil
         for (name, tracked) in outputs where tracked.powered {
             if let output = display.outputs.first(where: { $0.name == name }) { display.tracker.setPower(.on, of: output.id) { _ in } }

@@ -40,8 +40,10 @@ final class ShowWatcher: Sendable {
             close(wake.write)
             throw GloutError("--show \(Log.printable(path)): cannot watch its folder for changes (\(reason))")
         }
-        let thread = Thread { [self] in
-            watch()
+        // Weak, as OSCServer's: the thread's closure outlives stop().
+        let finished = finished
+        let thread = Thread { [weak self] in
+            self?.watch()
             finished.signal()
         }
         thread.name = "show-watcher"
