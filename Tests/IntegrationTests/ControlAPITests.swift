@@ -273,6 +273,44 @@ final class ControlAPITests: SharedSwayTestCase {
         XCTAssertEqual(finished.status, 0, finished.stderr)
     }
 
+    /// A cue's layout and primary: listed while they wait, on no screen before the
+    /// instant, on the screens from it (mirror: the primary's control view everywhere),
+    /// glout's own state after; a cancelled one changes nothing.
+    func test_aCueChangesTheLayoutAndThePrimaryAtItsInstant() throws {
+        let api = try Controlled(sway, ["--layout", "independent"])
+        try sway.waitForGlout(on: ["HEADLESS-1", "HEADLESS-2"], frozen: false)
+        let at = (Date().timeIntervalSince1970 + 4).rounded()
+        let cue = try api.request("POST", "/cues", body: #"{"at": \#(at), "actions": [{"layout": "mirror"}, {"primary": "HEADLESS-2"}]}"#)
+        XCTAssertEqual(cue.status, 201, cue.text)
+        let listed = try api.request("GET", "/cues").json["cues"] as? [[String: Any]] ?? []
+        let actions = listed.first?["actions"] as? [[String: Any]] ?? []
+        XCTAssertEqual(actions.count, 2, "\(listed)")
+        XCTAssertEqual(actions.first?["layout"] as? String, "mirror")
+        XCTAssertEqual(actions.last?["primary"] as? String, "HEADLESS-2")
+        XCTAssertEqual(try api.request("POST", "/cues", body: #"{"at": \#(at), "actions": [{"primary": "NOPE"}]}"#).status, 404)
+        guard Date().timeIntervalSince1970 < at - 1 else { throw XCTSkip("the cue was due before the test could look") }
+        XCTAssertFalse(isControlView(try sway.screenshot("HEADLESS-2")), "the layout before the cue")
+        XCTAssertEqual(try api.request("GET", "/status").json["layout"] as? String, "independent")
+        try waitUntil("HEADLESS-2, the primary of a mirror, shows the control view") {
+            let (second, first) = (try sway.screenshot("HEADLESS-2"), try sway.screenshot("HEADLESS-1"))
+            return isControlView(second) && isControlView(first)
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince1970, at - 0.05, "the layout changed before the cue's instant")
+        try waitUntil("glout's state is the cue's") {
+            let status = try api.request("GET", "/status").json
+            return status["layout"] as? String == "mirror" && status["primary"] as? String == "HEADLESS-2"
+        }
+        XCTAssertTrue(api.glout.stderr.contains("control: cue 1 fired: layout mirror, primary HEADLESS-2"), api.glout.stderr)
+        // One cancelled before its instant changes nothing.
+        let later = try api.request("POST", "/cues", body: #"{"at": \#(at + 60), "actions": [{"layout": "independent"}]}"#)
+        XCTAssertEqual(later.status, 201, later.text)
+        let id = try XCTUnwrap(later.json["id"] as? Int)
+        XCTAssertEqual(try api.request("DELETE", "/cues/\(id)").json["cancelled"] as? [Int], [id])
+        XCTAssertEqual((try api.request("GET", "/cues").json["cues"] as? [Any])?.count, 0)
+        let finished = api.stop()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+    }
+
     /// PUT content: a shader, a photo-sized JPEG and back, each on the screen once the
     /// status says so; the outputs keep drawing while the photo decodes; the switch frame
     /// follows the one before it by one refresh; a file that cannot be shown changes nothing.

@@ -75,6 +75,20 @@ final class ControlTests: XCTestCase {
         let soon = Double(Int(Date().timeIntervalSince1970) + 10) + 0.25
         XCTAssertEqual(try command("POST", "/api/v1/cues", #"{"at": \#(soon), "actions": [{"file": "a.png"}, {"file": "b.frag", "output": "DP-1"}]}"#),
                        .addCue(at: soon, actions: [CueAction(output: nil, file: "a.png"), CueAction(output: "DP-1", file: "b.frag")]))
+        // A layout and a primary at the instant, with a file or on their own.
+        XCTAssertEqual(try command("POST", "/api/v1/cues", #"{"at": \#(soon), "actions": [{"layout": "mirror"}, {"primary": "DP-1"}, {"file": "a.png"}]}"#),
+                       .addCue(at: soon, actions: [CueAction(output: nil, file: "a.png")], changes: CueChanges(layout: .mirror, primary: "DP-1")))
+        XCTAssertEqual(try command("POST", "/api/v1/cues", #"{"at": \#(soon), "actions": [{"layout": "span"}]}"#),
+                       .addCue(at: soon, actions: [], changes: CueChanges(layout: .span)))
+        for (body, reason) in [(#"[{"layout": "grid"}]"#, "none of"), (#"[{"layout": "span"}, {"layout": "mirror"}]"#, "second time"),
+                               (#"[{"primary": "A"}, {"primary": "B"}]"#, "second time"), (#"[{"primary": 3}]"#, "an output's name"),
+                               (#"[{"primary": ""}]"#, "1 to 4096 bytes"), (#"[{"layout": "span", "primary": "A"}]"#, "is not"),
+                               (#"[{"mode": "fast"}]"#, "is not")] {
+            let error = refusal("POST", "/api/v1/cues", #"{"at": \#(soon), "actions": \#(body)}"#)
+            XCTAssertEqual(error?.status, 400, body)
+            XCTAssertTrue(error?.message.contains(reason) ?? false, "\(body): \(error?.message ?? "")")
+        }
+        XCTAssertEqual(CueChanges(layout: .mirror, primary: "DP-1").json.count, 2)
         XCTAssertEqual(try command("GET", "/api/v1/cues"), .listCues)
         XCTAssertEqual(try command("DELETE", "/api/v1/cues"), .cancelCues(nil))
         XCTAssertEqual(try command("DELETE", "/api/v1/cues/7"), .cancelCues(7))
@@ -93,6 +107,15 @@ final class ControlTests: XCTestCase {
                        .addCue(at: soon, actions: [CueAction(output: nil, file: "a.png")]))
         XCTAssertEqual(try OSCRoutes.command(path: "/glout/cue", arguments: [.integer(Int64(soon)), .string("DP-1"), .string("a.png")]),
                        .addCue(at: Double(Int64(soon)), actions: [CueAction(output: "DP-1", file: "a.png")]))
+        XCTAssertEqual(try OSCRoutes.command(path: "/glout/cue/layout", arguments: [.double(soon), .string("mirror")]),
+                       .addCue(at: soon, actions: [], changes: CueChanges(layout: .mirror)))
+        XCTAssertEqual(try OSCRoutes.command(path: "/glout/cue/primary", arguments: [.integer(Int64(soon)), .string("DP-1")]),
+                       .addCue(at: Double(Int64(soon)), actions: [], changes: CueChanges(primary: "DP-1")))
+        for (path, arguments) in [("/glout/cue/layout", [OSCArgument.double(soon), .string("grid")]),
+                                  ("/glout/cue/layout", [.double(soon)]), ("/glout/cue/primary", [.string("DP-1")]),
+                                  ("/glout/cue/primary", [.double(-1), .string("DP-1")]), ("/glout/cue/primary", [.double(soon), .string("")])] {
+            XCTAssertThrowsError(try OSCRoutes.command(path: path, arguments: arguments), "\(path) \(arguments)")
+        }
         XCTAssertEqual(try OSCRoutes.command(path: "/glout/cues", arguments: []), .listCues)
         XCTAssertEqual(try OSCRoutes.command(path: "/glout/cues/cancel", arguments: []), .cancelCues(nil))
         XCTAssertEqual(try OSCRoutes.command(path: "/glout/cues/cancel", arguments: [.integer(4)]), .cancelCues(4))

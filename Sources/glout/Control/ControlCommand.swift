@@ -23,7 +23,8 @@ enum ControlCommand: Equatable, Sendable {
     case setShow(String)
     /// Files shown from the first refresh targeted at or after `at` (CLOCK_REALTIME
     /// seconds), on each output the action names.
-    case addCue(at: Double, actions: [CueAction])
+    /// With `changes`, the layout or the primary from that refresh too.
+    case addCue(at: Double, actions: [CueAction], changes: CueChanges = CueChanges())
     /// The cues not yet due.
     case listCues
     /// Cancels the cue of this id (nil: every cue) that is not yet due.
@@ -37,6 +38,19 @@ enum ControlCommand: Equatable, Sendable {
 struct CueAction: Equatable, Sendable {
     var output: String?
     var file: String
+}
+
+/// What a cue changes besides files: the layout, the primary (nil: neither).
+struct CueChanges: Equatable, Sendable {
+    var layout: LayoutMode?
+    var primary: String?
+
+    var isEmpty: Bool { layout == nil && primary == nil }
+
+    /// As GET /cues lists them, after the files.
+    var json: [[String: Any]] {
+        (layout.map { [["layout": $0.rawValue]] } ?? []) + (primary.map { [["primary": $0]] } ?? [])
+    }
 }
 
 /// A request the API refuses: its HTTP status and why, said to the client as JSON.

@@ -57,7 +57,7 @@ struct ControlCommands: Sendable {
             }
             if reply.status >= 300 { loader.discard([rendering]) }
             return reply
-        case .addCue(let at, let actions):
+        case .addCue(let at, let actions, let changes):
             let requested = MonotonicInstant.now
             var loaded: [String: ContentRendering] = [:]
             for action in actions where loaded[action.file] == nil {
@@ -75,7 +75,7 @@ struct ControlCommands: Sendable {
             let ready = MonotonicInstant.now
             let pairs = actions.compactMap { action in loaded[action.file].map { (action, $0) } }
             let reply = bridge.call { [service] in
-                service.value.addCue(at: at, actions: pairs, requested: requested, ready: ready)
+                service.value.addCue(at: at, actions: pairs, changes: changes, requested: requested, ready: ready)
             }
             if reply.status >= 300 { loader.discard(Array(loaded.values)) }
             return reply

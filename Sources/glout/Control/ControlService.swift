@@ -118,7 +118,14 @@ final class ControlService {
         case .listCues:
             return .json(["cues": pendingCues.map(\.json)])
         case .cancelCues(let id):
-            let dropped = stage.slots.cancel(cue: id)
+            // A cue's layout and primary not yet due go with its files.
+            let now = MonotonicInstant.now.nanoseconds
+            var unscheduled: [Int] = []
+            stage.scene.update { state in
+                unscheduled = state.scheduled.filter { (id == nil || $0.cue == id) && $0.due > now }.map(\.cue)
+                state.scheduled.removeAll { unscheduled.contains($0.cue) }
+            }
+            let dropped = stage.slots.cancel(cue: id).union(unscheduled)
             cues.removeAll { dropped.contains($0.id) }
             if let id, !dropped.contains(id) {
                 return .error(ControlError(404, "no cue \(id) waits: it fired, was cancelled or never was"))
@@ -130,11 +137,11 @@ final class ControlService {
         }
     }
 
-    /// A cue: its files on the outputs its actions name, from the first refresh targeted
-    /// at or after `at` (CLOCK_REALTIME seconds) on each. Every output is woken a little
-    /// before, so that one resting draws on until it takes the cue.
-    func addCue(at: Double, actions: [(CueAction, ContentRendering)], requested: MonotonicInstant,
-                ready: MonotonicInstant) -> ControlReply {
+    /// A cue: its files on the outputs its actions name, and its layout and primary, from
+    /// the first refresh targeted at or after `at` (CLOCK_REALTIME seconds) on each. Every
+    /// output is woken a little before, so that one resting draws on until it takes the cue.
+    func addCue(at: Double, actions: [(CueAction, ContentRendering)], changes: CueChanges = CueChanges(),
+                requested: MonotonicInstant, ready: MonotonicInstant) -> ControlReply {
         guard let due = RealtimeClock.instant(at: at) else {
             return .error(ControlError(400, "at \(at) is before this machine started"))
         }
@@ -142,12 +149,16 @@ final class ControlService {
         if let unknown = actions.first(where: { $0.0.output.map { !names.contains($0) } ?? false }) {
             return .error(ControlError(404, "no output named \(ControlRoutes.quoted(unknown.0.output ?? "")); \(outputList)"))
         }
+        if let primary = changes.primary, !names.contains(primary) {
+            return .error(ControlError(404, "no output named \(ControlRoutes.quoted(primary)); \(outputList)"))
+        }
         let id = nextCue
         nextCue += 1
         for (action, rendering) in actions {
             stage.slots.assign(rendering, file: action.file, to: action.output, requested: requested, ready: ready, due: due, cue: id)
         }
-        let cue = Cue(id: id, at: at, due: due, actions: actions.map(\.0))
+        if !changes.isEmpty { schedule(changes, cue: id, due: due) }
+        let cue = Cue(id: id, at: at, due: due, actions: actions.map(\.0), changes: changes)
         cues.append(cue)
         let stage = SessionThreadOnly(stage)
         let lead = max(0, (due - MonotonicInstant.now).inSeconds - 0.25)
@@ -155,9 +166,46 @@ final class ControlService {
             bridge.send { stage.value.wakeWindows() }
         }
         log.info("control: cue \(id) at \(String(format: "%.3f", at)), in \(String(format: "%.3f", (due - MonotonicInstant.now).inSeconds)) s: "
-                 + actions.map { "\(Log.printable($0.0.file)) on \($0.0.output.map(Log.printable) ?? "every output")" }
+                 + (actions.map { "\(Log.printable($0.0.file)) on \($0.0.output.map(Log.printable) ?? "every output")" }
+                    + (changes.layout.map { ["layout \($0.rawValue)"] } ?? []) + (changes.primary.map { ["primary \(Log.printable($0))"] } ?? []))
                     .joined(separator: ", "))
         return .json(cue.json, status: 201)
+    }
+
+    /// A cue's layout and primary: in the scene's schedule now, so that each output draws
+    /// them from its first frame targeted at or after `due`; made the scene's and the
+    /// session's own on the session's thread once due (unless cancelled before).
+    private func schedule(_ changes: CueChanges, cue: Int, due: MonotonicInstant) {
+        stage.scene.update {
+            $0.scheduled.append(.init(cue: cue, due: due.nanoseconds, layout: changes.layout, primary: changes.primary))
+        }
+        // Weak: a cue may be due long after glout has stopped.
+        let service = WeakSessionReference(self)
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (due - MonotonicInstant.now).inSeconds)) { [bridge] in
+            bridge.send { service.value?.applyScheduled(cue: cue) }
+        }
+    }
+
+    /// Makes a due cue's layout and primary the scene's and the session's own.
+    private func applyScheduled(cue: Int) {
+        guard let change = stage.scene.snapshot.scheduled.first(where: { $0.cue == cue }) else { return }
+        if let layout = change.layout {
+            stage.scene.update { $0.layout = layout }
+            try? stage.refreshSpan()
+        }
+        if let name = change.primary, let output = stage.display.outputs.first(where: { $0.name == name }) {
+            stage.display.setPreferredPrimary(output.name)
+        }
+        stage.scene.update { $0.scheduled.removeAll { $0.cue == cue } }
+        stage.wakeWindows()
+        log.info("control: cue \(cue) fired: " + ((change.layout.map { ["layout \($0.rawValue)"] } ?? [])
+                                                  + (change.primary.map { ["primary \(Log.printable($0))"] } ?? [])).joined(separator: ", "))
+        stage.events.publish("cue-fired") {
+            var data: [String: Any] = ["cue": cue, "target": RealtimeClock.seconds(at: MonotonicInstant(nanoseconds: change.due))]
+            if let layout = change.layout { data["layout"] = layout.rawValue }
+            if let primary = change.primary { data["primary"] = primary }
+            return data
+        }
     }
 
     /// The cues not yet due; those that are are forgotten.
@@ -173,6 +221,7 @@ final class ControlService {
         var at: Double
         var due: MonotonicInstant
         var actions: [CueAction]
+        var changes: CueChanges
 
         var json: [String: Any] {
             ["id": id, "at": at, "due_in_s": max(0, (due - MonotonicInstant.now).inSeconds),
@@ -180,7 +229,7 @@ final class ControlService {
                  var entry: [String: Any] = ["file": action.file]
                  if let output = action.output { entry["output"] = output }
                  return entry
-             }]
+             } + changes.json]
         }
     }
 

@@ -28,8 +28,8 @@ enum OSCRoutes {
 
     /// Every address, for errors and documents.
     static let addresses = ["/glout/outputs", "/glout/status", "/glout/content", "/glout/outputs/NAME/content",
-                            "/glout/layout", "/glout/primary", "/glout/show", "/glout/identify", "/glout/cue", "/glout/cues",
-                            "/glout/cues/cancel", "/glout/events"]
+                            "/glout/layout", "/glout/primary", "/glout/show", "/glout/identify", "/glout/cue", "/glout/cue/layout",
+                            "/glout/cue/primary", "/glout/cues", "/glout/cues/cancel", "/glout/events"]
 
     /// Where every answer goes, to the sender: the request's address, the HTTP status
     /// and the JSON body (the HTTP API's).
@@ -53,6 +53,34 @@ enum OSCRoutes {
         return (Int(values[0]), values.count == 2 ? Int(values[1]) : 1)
     }
 
+    /// /glout/cue/layout ,ds AT LAYOUT and /glout/cue/primary ,ds AT OUTPUT: a cue that
+    /// changes the layout or the primary (POST /api/v1/cues with that one action); nil for
+    /// any other address.
+    private static func cueChange(path: String, arguments: [OSCArgument], tags: String) throws(ControlError) -> ControlCommand? {
+        let layout: Bool
+        switch path {
+        case prefix + "/cue/layout": layout = true
+        case prefix + "/cue/primary": layout = false
+        default: return nil
+        }
+        let shape = "\(path) takes ,ds AT \(layout ? "LAYOUT" : "OUTPUT"), AT seconds since 1970 as a double (or an integer); not \(tags)"
+        guard arguments.count == 2, case .string(let text) = arguments[1] else { throw ControlError(400, shape) }
+        let at: Double
+        switch arguments[0] {
+        case .double(let value): at = value
+        case .integer(let value): at = Double(value)
+        default: throw ControlError(400, shape)
+        }
+        try ControlRoutes.checkCueTime(at, in: path)
+        let value = try ControlRoutes.checked(text, name: "argument 2", in: path)
+        guard layout else { return .addCue(at: at, actions: [], changes: CueChanges(primary: value)) }
+        guard let mode = LayoutMode(rawValue: value) else {
+            throw ControlError(400, "\(path): layout \(ControlRoutes.quoted(value)) is none of "
+                               + LayoutMode.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return .addCue(at: at, actions: [], changes: CueChanges(layout: mode))
+    }
+
     /// The command of a message, or why it is refused (404 no such address, 400 arguments
     /// that are not the address's).
     static func command(path: String, arguments: [OSCArgument]) throws(ControlError) -> ControlCommand {
@@ -61,6 +89,7 @@ enum OSCRoutes {
             return nil
         }
         let tags = "," + String(arguments.map(\.tag))
+        if let cue = try cueChange(path: path, arguments: arguments, tags: tags) { return cue }
         func take(_ count: Int, _ shape: String) throws(ControlError) -> [String] {
             guard strings.count == count, !strings.contains(where: { $0 == nil }) else {
                 throw ControlError(400, "\(ControlRoutes.quoted(path)) takes \(shape), not \(tags)")

@@ -59,6 +59,29 @@ final class Scene: Sendable {
         /// until when (CLOCK_MONOTONIC ns) every output shows its name in large type.
         var label = true
         var identifyUntil: UInt64?
+        /// Layouts and primaries cues change at an instant: each output draws them from its
+        /// first frame targeted at or after it (``resolved(at:)``), before the session's
+        /// thread makes them the state's own.
+        var scheduled: [ScheduledChange] = []
+
+        /// A cue's layout or primary, due at `due` (CLOCK_MONOTONIC ns).
+        struct ScheduledChange: Sendable, Equatable {
+            var cue: Int
+            var due: UInt64
+            var layout: LayoutMode?
+            var primary: String?
+        }
+
+        /// The state as a frame targeted at `target` draws it: with the changes due by then.
+        func resolved(at target: MonotonicInstant) -> State {
+            guard scheduled.contains(where: { $0.due <= target.nanoseconds }) else { return self }
+            var state = self
+            for change in scheduled where change.due <= target.nanoseconds {
+                if let layout = change.layout { state.layout = layout }
+                if let primary = change.primary { state.primary = primary }
+            }
+            return state
+        }
 
         /// Whether the outputs show their names in large type at `timestamp`.
         func identifies(at timestamp: MonotonicInstant) -> Bool {

@@ -151,7 +151,8 @@ final class SceneRenderer: OutputRenderer {
 
     func render(_ frame: DisplayLinkFrame, in target: RenderTarget) throws {
         cache.outputFramebuffer = target.framebuffer
-        let state = scene.snapshot
+        // A cue's layout or primary from the first frame targeted at or after its instant.
+        let state = scene.snapshot.resolved(at: frame.targetTimestamp)
         let (view, layout) = arrange(target: target, state: state)
         if view != .control { takeAssignedContent(frame, target: target, state: state) }
         // --content replaces the content view, and on the span the test pattern: placed
