@@ -58,27 +58,7 @@ struct ControlCommands: Sendable {
             if reply.status >= 300 { loader.discard([rendering]) }
             return reply
         case .addCue(let at, let actions, let changes):
-            let requested = MonotonicInstant.now
-            var loaded: [String: ContentRendering] = [:]
-            for action in actions where loaded[action.file] == nil {
-                guard loaded.count < ControlCommands.maximumCueFiles else {
-                    loader.discard(Array(loaded.values))
-                    return .error(ControlError(400, "a cue shows at most \(ControlCommands.maximumCueFiles) different files"))
-                }
-                do throws(ControlError) {
-                    loaded[action.file] = try loader.load(action.file)
-                } catch {
-                    loader.discard(Array(loaded.values))
-                    return .error(error)
-                }
-            }
-            let ready = MonotonicInstant.now
-            let pairs = actions.compactMap { action in loaded[action.file].map { (action, $0) } }
-            let reply = bridge.call { [service] in
-                service.value.addCue(at: at, actions: pairs, changes: changes, requested: requested, ready: ready)
-            }
-            if reply.status >= 300 { loader.discard(Array(loaded.values)) }
-            return reply
+            return addCue(at: at, actions: actions, changes: changes)
         case .screenshot(let name):
             let request = Screenshots.Request()
             let asked = bridge.call { [service] in service.value.requestScreenshot(of: name, request) }
@@ -95,5 +75,31 @@ struct ControlCommands: Sendable {
         default:
             return bridge.call { [service] in service.value.perform(command) }
         }
+    }
+
+    /// A cue: its files opened and decoded now (each once), then handed to the session's
+    /// thread with its layout and primary; the files go again if it is refused.
+    private func addCue(at: Double, actions: [CueAction], changes: CueChanges) -> ControlReply {
+        let requested = MonotonicInstant.now
+        var loaded: [String: ContentRendering] = [:]
+        for action in actions where loaded[action.file] == nil {
+            guard loaded.count < ControlCommands.maximumCueFiles else {
+                loader.discard(Array(loaded.values))
+                return .error(ControlError(400, "a cue shows at most \(ControlCommands.maximumCueFiles) different files"))
+            }
+            do throws(ControlError) {
+                loaded[action.file] = try loader.load(action.file)
+            } catch {
+                loader.discard(Array(loaded.values))
+                return .error(error)
+            }
+        }
+        let ready = MonotonicInstant.now
+        let pairs = actions.compactMap { action in loaded[action.file].map { (action, $0) } }
+        let reply = bridge.call { [service] in
+            service.value.addCue(at: at, actions: pairs, changes: changes, requested: requested, ready: ready)
+        }
+        if reply.status >= 300 { loader.discard(Array(loaded.values)) }
+        return reply
     }
 }

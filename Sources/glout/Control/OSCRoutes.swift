@@ -65,13 +65,7 @@ enum OSCRoutes {
         }
         let shape = "\(path) takes ,ds AT \(layout ? "LAYOUT" : "OUTPUT"), AT seconds since 1970 as a double (or an integer); not \(tags)"
         guard arguments.count == 2, case .string(let text) = arguments[1] else { throw ControlError(400, shape) }
-        let at: Double
-        switch arguments[0] {
-        case .double(let value): at = value
-        case .integer(let value): at = Double(value)
-        default: throw ControlError(400, shape)
-        }
-        try ControlRoutes.checkCueTime(at, in: path)
+        let at = try cueTime(arguments[0], path: path, shape: shape)
         let value = try ControlRoutes.checked(text, name: "argument 2", in: path)
         guard layout else { return .addCue(at: at, actions: [], changes: CueChanges(primary: value)) }
         guard let mode = LayoutMode(rawValue: value) else {
@@ -79,6 +73,33 @@ enum OSCRoutes {
                                + LayoutMode.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return .addCue(at: at, actions: [], changes: CueChanges(layout: mode))
+    }
+
+    /// /glout/cue ,ds AT FILE or ,dss AT OUTPUT FILE: a cue of one file, on every output or one.
+    private static func fileCue(path: String, arguments: [OSCArgument], tags: String) throws(ControlError) -> ControlCommand {
+        let shape = "/glout/cue takes ,ds (AT FILE) or ,dss (AT OUTPUT FILE), AT seconds since 1970 as a double; not \(tags)"
+        let at = try cueTime(arguments.first, path: path, shape: shape)
+        let rest = arguments.dropFirst()
+        guard (1...2).contains(rest.count) else { throw ControlError(400, shape) }
+        var values: [String] = []
+        for (index, argument) in rest.enumerated() {
+            guard case .string(let text) = argument else { throw ControlError(400, shape) }
+            values.append(try ControlRoutes.checked(text, name: "argument \(index + 2)", in: path))
+        }
+        return .addCue(at: at, actions: [CueAction(output: values.count == 2 ? values[0] : nil, file: values[values.count - 1])])
+    }
+
+    /// A cue's AT: a double (a float is too coarse for seconds since 1970), or a 64- or
+    /// 32-bit integer; at most a year ahead.
+    private static func cueTime(_ argument: OSCArgument?, path: String, shape: String) throws(ControlError) -> Double {
+        let at: Double
+        switch argument {
+        case .double(let value): at = value
+        case .integer(let value): at = Double(value)
+        default: throw ControlError(400, shape)
+        }
+        try ControlRoutes.checkCueTime(at, in: path)
+        return at
     }
 
     /// The command of a message, or why it is refused (404 no such address, 400 arguments
@@ -143,24 +164,7 @@ enum OSCRoutes {
             }
             return .identify
         case ["", "glout", "cue"]:
-            // ,ds AT FILE or ,dss AT OUTPUT FILE; AT a double (a float is too coarse for
-            // seconds since 1970), or a 64- or 32-bit integer.
-            let shape = ",ds (AT FILE) or ,dss (AT OUTPUT FILE), AT seconds since 1970 as a double"
-            let at: Double
-            switch arguments.first {
-            case .double(let value): at = value
-            case .integer(let value): at = Double(value)
-            default: throw ControlError(400, "/glout/cue takes \(shape); not \(tags)")
-            }
-            try ControlRoutes.checkCueTime(at, in: path)
-            let rest = arguments.dropFirst()
-            guard (1...2).contains(rest.count) else { throw ControlError(400, "/glout/cue takes \(shape); not \(tags)") }
-            var values: [String] = []
-            for (index, argument) in rest.enumerated() {
-                guard case .string(let text) = argument else { throw ControlError(400, "/glout/cue takes \(shape); not \(tags)") }
-                values.append(try ControlRoutes.checked(text, name: "argument \(index + 2)", in: path))
-            }
-            return .addCue(at: at, actions: [CueAction(output: values.count == 2 ? values[0] : nil, file: values[values.count - 1])])
+            return try fileCue(path: path, arguments: arguments, tags: tags)
         case ["", "glout", "cues"]:
             _ = try take(0, "no arguments")
             return .listCues

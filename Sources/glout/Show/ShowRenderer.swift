@@ -202,35 +202,9 @@ final class ShowRenderer: OutputRenderer {
         }
         let missed = missedRefreshes(before: frame)
         let size = target.pixelSize
-        let picture = target.picture
-        // Each zone's place, and what it shows if that stands still (nil: it moves).
-        let own = plan.zones.compactMap { zone, position -> PlacedZone? in
-            guard let rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { return nil }
-            let placed = rect.offset(by: picture.origin)
-            return PlacedZone(zone: zone, position: position, rect: placed, visible: placed,
-                              still: stillPicture(of: zone, at: position, time: time))
-        }
-        // The span's zones over them, each where the canvas puts it, cut at the output's edges.
-        let spanning = plan.spanZones.compactMap { zone, position -> PlacedZone? in
-            guard let (canvas, part) = plan.spanPart,
-                  let rect = zone.zone.rect.spanPixels(canvas: canvas, part: part, output: picture.size,
-                                                       pixelsPerPoint: target.pixelsPerPoint) else { return nil }
-            return PlacedZone(zone: zone, position: position, rect: rect.whole.offset(by: picture.origin),
-                              visible: rect.visible.offset(by: picture.origin), still: stillPicture(of: zone, at: position, time: time))
-        }
-        let zones = own + spanning
-        // Where the output holds the last frame, only the zones whose picture changed are
-        // drawn again, and those over them; else (a new size, another show or set of
-        // zones, a zone left empty) the whole.
+        let zones = place(plan, in: target)
         let layout = Layout(show: ObjectIdentifier(show), size: size, zones: zones.map { ZonePlace(name: $0.zone.zone.name, rect: $0.rect) })
-        let whole = !target.holdsPreviousFrame || layout != drawnLayout
-            || zones.contains { $0.position == nil && drawnStill[$0.zone.zone.name] != Still.empty }
-            // An item coming in over nothing comes in over what is beneath the zone.
-            || zones.contains { $0.position.map { $0.mix < 1 && $0.previous == nil } ?? false }
-        var dirty = zones.map { whole || $0.still == nil || $0.still != drawnStill[$0.zone.zone.name] }
-        for i in zones.indices where dirty[i] {
-            for j in zones.indices where j > i && !dirty[j] && zones[i].visible.overlaps(zones[j].visible) { dirty[j] = true }
-        }
+        let (whole, dirty) = redraws(zones, layout: layout, target: target)
         glDisable(GLenum(GL_SCISSOR_TEST))
         glDisable(GLenum(GL_BLEND))
         if whole {
@@ -282,6 +256,43 @@ final class ShowRenderer: OutputRenderer {
         // A still output's pause until something wakes it is a rest, not refreshes missed.
         restsAfterLast = !isAnimating
         deliverScreenshot(of: target)
+    }
+
+    /// Each zone of the frame where it goes, and what it shows if that stands still (nil:
+    /// it moves): the output's own zones, then the span's over them, each where the canvas
+    /// puts it, cut at the output's edges.
+    private func place(_ plan: Plan, in target: RenderTarget) -> [PlacedZone] {
+        let picture = target.picture
+        let own = plan.zones.compactMap { zone, position -> PlacedZone? in
+            guard let rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { return nil }
+            let placed = rect.offset(by: picture.origin)
+            return PlacedZone(zone: zone, position: position, rect: placed, visible: placed,
+                              still: stillPicture(of: zone, at: position, time: plan.time))
+        }
+        let spanning = plan.spanZones.compactMap { zone, position -> PlacedZone? in
+            guard let (canvas, part) = plan.spanPart,
+                  let rect = zone.zone.rect.spanPixels(canvas: canvas, part: part, output: picture.size,
+                                                       pixelsPerPoint: target.pixelsPerPoint) else { return nil }
+            return PlacedZone(zone: zone, position: position, rect: rect.whole.offset(by: picture.origin),
+                              visible: rect.visible.offset(by: picture.origin),
+                              still: stillPicture(of: zone, at: position, time: plan.time))
+        }
+        return own + spanning
+    }
+
+    /// What the frame draws again. Where the output holds the last frame, only the zones
+    /// whose picture changed, and those over them; else (a new size, another show or set
+    /// of zones, a zone left empty) the whole.
+    private func redraws(_ zones: [PlacedZone], layout: Layout, target: RenderTarget) -> (whole: Bool, dirty: [Bool]) {
+        let whole = !target.holdsPreviousFrame || layout != drawnLayout
+            || zones.contains { $0.position == nil && drawnStill[$0.zone.zone.name] != Still.empty }
+            // An item coming in over nothing comes in over what is beneath the zone.
+            || zones.contains { $0.position.map { $0.mix < 1 && $0.previous == nil } ?? false }
+        var dirty = zones.map { whole || $0.still == nil || $0.still != drawnStill[$0.zone.zone.name] }
+        for i in zones.indices where dirty[i] {
+            for j in zones.indices where j > i && !dirty[j] && zones[i].visible.overlaps(zones[j].visible) { dirty[j] = true }
+        }
+        return (whole, dirty)
     }
 
     /// Draws one item into the zone at `rect` (picture pixels from the top left; `gl`: the
