@@ -61,7 +61,8 @@ final class ShowPower {
             cancelled.wait()
         }
         timer = nil
-        for (name, tracked) in outputs where tracked.powered {
+        // Every output within a stretch off: a request to turn it off may be unanswered yet.
+        for (name, tracked) in outputs where tracked.off || tracked.powered {
             if let output = display.outputs.first(where: { $0.name == name }) { display.tracker.setPower(.on, of: output.id) { _ in } }
         }
         outputs = [:]
