@@ -13,11 +13,7 @@ final class ShowPowerTests: IntegrationTestCase {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sway = try Compositor.sway(["800x600@60", "640x480@60"])
-        // sway 1.10 reports "power" for each output; 1.7, which cannot power headless ones, only "dpms".
-        func power(_ name: String) throws -> Bool? {
-            let outputs = try JSONSerialization.jsonObject(with: Data(try sway.swaymsg("-t", "get_outputs").utf8)) as? [[String: Any]]
-            return outputs?.first { $0["name"] as? String == name }?["power"] as? Bool
-        }
+        func power(_ name: String) throws -> Bool? { try ShowPowerTests.power(of: name, on: sway) }
         let canPower = try power("HEADLESS-2") != nil
         let start = (Date().timeIntervalSince1970 + 12).rounded(.up), end = start + 6
         var calendar = Calendar(identifier: .gregorian)
@@ -101,10 +97,7 @@ final class ShowPowerTests: IntegrationTestCase {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sway = try Compositor.sway(["800x600@60", "640x480@60"])
-        func power(_ name: String) throws -> Bool? {
-            let outputs = try JSONSerialization.jsonObject(with: Data(try sway.swaymsg("-t", "get_outputs").utf8)) as? [[String: Any]]
-            return outputs?.first { $0["name"] as? String == name }?["power"] as? Bool
-        }
+        func power(_ name: String) throws -> Bool? { try ShowPowerTests.power(of: name, on: sway) }
         let canPower = try power("HEADLESS-2") != nil
         let show = folder.appendingPathComponent("dark.json").path
         try ##"""
@@ -130,6 +123,13 @@ final class ShowPowerTests: IntegrationTestCase {
         if canPower {
             try waitUntil("sway says HEADLESS-2 is on after glout stopped") { try power("HEADLESS-2") == true }
         }
+    }
+
+    /// Whether sway says the output is on: sway 1.10 reports "power" for each output; 1.7,
+    /// which cannot power headless ones, only "dpms" (nil).
+    private static func power(of name: String, on sway: Compositor) throws -> Bool? {
+        let outputs = try JSONSerialization.jsonObject(with: Data(try sway.swaymsg("-t", "get_outputs").utf8)) as? [[String: Any]]
+        return outputs?.first { $0["name"] as? String == name }?["power"] as? Bool
     }
 
     private func near(_ p: (r: Int, g: Int, b: Int), _ r: Int, _ g: Int, _ b: Int, within: Int = 4) -> Bool {
