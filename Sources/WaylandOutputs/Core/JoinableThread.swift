@@ -2,7 +2,7 @@ import Glibc
 
 /// A joinable POSIX thread. Foundation's Thread cannot be joined, and an output's
 /// teardown must know that its render loop has finished before its proxies go.
-final class JoinableThread {
+package final class JoinableThread {
     private final class Start {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -12,7 +12,7 @@ final class JoinableThread {
     private var joined = false
 
     /// Starts `body` on a new thread named `name` (truncated to 15 bytes, the kernel's limit).
-    init(name: String, body: @escaping @Sendable () -> Void) throws {
+    package init(name: String, body: @escaping @Sendable () -> Void) throws {
         let threadName = String(name.utf8.prefix(15)) ?? "glout"
         let start = Unmanaged.passRetained(Start {
             nameCurrentThread(threadName)
@@ -30,7 +30,7 @@ final class JoinableThread {
     }
 
     /// Waits for the thread to finish (pthread_join). Calling it again does nothing.
-    func join() {
+    package func join() {
         guard !joined else { return }
         joined = true
         pthread_join(thread, nil)
@@ -50,7 +50,7 @@ private func nameCurrentThread(_ name: String) {
 }
 
 /// pthread_create failed.
-struct JoinableThreadError: Error, CustomStringConvertible {
+package struct JoinableThreadError: Error, CustomStringConvertible {
     let code: Int32
-    var description: String { "could not start a thread: \(String(cString: strerror(code)))" }
+    package var description: String { "could not start a thread: \(String(cString: strerror(code)))" }
 }

@@ -21,7 +21,10 @@ final class CoupledLoop: @unchecked Sendable {
     private let queue: EventQueue
     /// Made on the main thread, used and closed on the loop's thread.
     private let surfaces: [FullscreenSurface]
-    private let done = DispatchSemaphore(value: 0)
+    /// The loop's thread, joined by ``close()``: once it returns, the thread has let go of
+    /// the loop, so the surfaces and the graphics go on the thread that closes it, never on
+    /// the loop's thread as the process exits.
+    private var thread: JoinableThread?
     private var running = false
 
     /// Opens a window on each output and starts the single render thread.
@@ -39,22 +42,16 @@ final class CoupledLoop: @unchecked Sendable {
         shared.withLock { state in
             for output in outputs { state.logs[output.id] = FrameLog(capacity: nil) }
         }
-        running = true
-        start(makeRenderer: makeRenderer)
-    }
-
-    private func start(makeRenderer: @escaping @Sendable (RenderTarget) throws -> any OutputRenderer) {
-        let thread = Thread { [self] in
+        thread = try JoinableThread(name: "coupled") { [self] in
             do {
                 try renderLoop(makeRenderer: makeRenderer)
             } catch {
                 shared.withLock { $0.failure = error }
                 connection.wakeMainQueue()
             }
-            done.signal()
+            eglReleaseThread()
         }
-        thread.name = "coupled"
-        thread.start()
+        running = true
     }
 
     deinit { close() }
@@ -75,7 +72,8 @@ final class CoupledLoop: @unchecked Sendable {
         running = false
         shared.withLock { $0.stop = true }
         queue.wake()
-        done.wait()
+        thread?.join()
+        thread = nil
     }
 
     private var stopRequested: Bool { shared.withLock { $0.stop } }
