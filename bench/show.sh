@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The lobby show (Examples/Shows/lobby.json: four zones, text and a colour crossfading
-# in the main one, text in the side one, a clock and a ticker) on a headless
+# The lobby show (Examples/Shows/lobby.json: four zones, a video and text crossfading in
+# the main one, an image and text in the side one, a clock and a ticker) on a headless
 # sway with two 1280x720@60 outputs: each output's on-time share, frame rate and refreshes
 # missed over WINDOWS windows of 10 s in a row after 8 s of start-up (GET
 # /api/v1/status at the end of each: it covers the last 10 s), and glout's CPU (user +

@@ -4,9 +4,10 @@ import XCTest
 
 /// --show on headless sway: each zone's content where the show puts it, a crossfade's
 /// mix, gapless item changes in the play log, a daypart boundary on two compositors at
-/// the same refresh, and clear errors for show files glout cannot play.
+/// the same refresh, and clear errors for show files glout cannot play (video items:
+/// ShowVideoTests.swift).
 final class ShowPlaybackTests: IntegrationTestCase {
-    private var folder: URL!
+    var folder: URL!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -19,13 +20,13 @@ final class ShowPlaybackTests: IntegrationTestCase {
         super.tearDown()
     }
 
-    private func write(_ name: String, _ text: String) throws -> String {
+    func write(_ name: String, _ text: String) throws -> String {
         let path = folder.appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
-    private func near(_ p: (r: Int, g: Int, b: Int), _ r: Int, _ g: Int, _ b: Int, within: Int = 4) -> Bool {
+    func near(_ p: (r: Int, g: Int, b: Int), _ r: Int, _ g: Int, _ b: Int, within: Int = 4) -> Bool {
         abs(p.r - r) <= within && abs(p.g - g) <= within && abs(p.b - b) <= within
     }
 
@@ -382,6 +383,8 @@ final class ShowPlaybackTests: IntegrationTestCase {
         try "#version 300 es\nthis is not GLSL\n".write(to: folder.appendingPathComponent("broken.frag"), atomically: true,
                                                          encoding: .utf8)
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: folder.appendingPathComponent("cut.png"))
+        try Bitmap(width: 64, height: 64, background: .init(255, 0, 0)).writePNG(to: folder.appendingPathComponent("still.png").path)
+        try CodedClip.make(at: folder.appendingPathComponent("clip.mp4").path, fps: 24, seconds: 2)
         let cases: [(String, String, [String])] = [
             ("not json", "{\"outputs\":", ["not JSON"]),
             ("a bad member", ##"{"outputs": {"*": {"zones": [{"items": [{"color": "#ff0000", "seconds": -1}]}]}}}"##,
@@ -392,8 +395,13 @@ final class ShowPlaybackTests: IntegrationTestCase {
              ["$.outputs[\"*\"].zones[0].items[0]", "cut.png"]),
             ("a shader that does not compile", ##"{"outputs": {"*": {"zones": [{"items": [{"shader": "broken.frag", "seconds": 1}]}]}}}"##,
              ["$.outputs[\"*\"].zones[0].items[0]", "broken.frag", "compile"]),
-            ("a video item", ##"{"outputs": {"*": {"zones": [{"items": [{"video": "a.mp4", "seconds": 1}]}]}}}"##,
-             ["$.outputs[\"*\"].zones[0].items[0].video", "not among them yet"]),
+            ("a missing video", ##"{"outputs": {"*": {"zones": [{"items": [{"video": "a.mp4"}]}]}}}"##,
+             ["$.outputs[\"*\"].zones[0].items[0]", "a.mp4", "No such file"]),
+            ("a still as a video", ##"{"outputs": {"*": {"zones": [{"items": [{"video": "still.png"}]}]}}}"##,
+             ["$.outputs[\"*\"].zones[0].items[0]", "still.png", "a still picture; give it as an image item"]),
+            ("a crossfade longer than its video", ##"{"outputs": {"*": {"zones": [{"items": [{"video": "clip.mp4", "##
+                + ##""transition": {"crossfade_ms": 5000}}]}]}}}"##,
+             ["$.outputs[\"*\"].zones[0].items[0].transition.crossfade_ms", "longer than the video's 2 s"]),
         ]
         for (what, text, expected) in cases {
             let show = try write("show.json", text)

@@ -31,6 +31,40 @@ final class ShowTests: XCTestCase {
             .timeIntervalSince1970 + second
     }
 
+    /// A video item lasts its video's length unless it gives seconds (0 until the file is
+    /// read), takes fit, and may crossfade in however long it is.
+    func test_aVideoItemTakesItsOwnLengthUnlessItGivesSeconds() throws {
+        let show = try parse("""
+            {"outputs": {"*": {"zones": [{"items": [
+              {"video": "clip.mp4", "fit": "fill", "transition": {"crossfade_ms": 9000}},
+              {"video": "/abs/loop.webm", "seconds": 20}]}]}}}
+            """)
+        let items = show.zones(for: "DP-1", primary: true)[0].playlists[0].items
+        XCTAssertEqual(items[0].source, .video("/shows/clip.mp4"))
+        XCTAssertEqual(items[0].seconds, 0, "its video's length, once read")
+        XCTAssertEqual(items[0].fit, .fill)
+        XCTAssertEqual(items[0].transition, .crossfade(9))
+        XCTAssertEqual(items[1].seconds, 20)
+        XCTAssertEqual(show.files, [.video("/shows/clip.mp4"), .video("/abs/loop.webm")], "both count for --content-root")
+    }
+
+    /// A video's frame numbers: from its start in each showing, looped within a longer item,
+    /// held at the item's end, and each showing's numbers after the last one's, so a video
+    /// that follows itself plays on; no overflow for any showing.
+    func test_aZoneVideoNumbersItsFramesByShowing() throws {
+        // 48 frames of 1/24 s: 2 s.
+        let timeline = try XCTUnwrap(VideoTimeline(starts: (0..<48).map { Int64($0) }, end: 48, tick: 1.0 / 24))
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 2, showing: 0, local: 0), 0)
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 2, showing: 0, local: 1.01), 24)
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 2, showing: 0, local: 5), 47, "held at the item's end")
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 2, showing: 3, local: 0), 3 * 48, "after the last showing's")
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 5, showing: 0, local: 2.5), 60, "looped in a 5 s item")
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 5, showing: 1, local: 0), 3 * 48, "three passes a showing")
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 1, showing: 1, local: 0.5), 48 + 12, "cut short")
+        XCTAssertEqual(ZoneVideos.frameNumber(timeline, seconds: 86_400, showing: Int.max / 2, local: 0.5), 12,
+                       "past Int's range: the frame within the item")
+    }
+
     func test_aShowGivesEachOutputItsZonesAndItsItems() throws {
         let show = try parse("""
             {"background": "#102030", "outputs": {
@@ -90,14 +124,18 @@ final class ShowTests: XCTestCase {
              "not a duration"),
             (zones(##"{"items": [{"image": "a.png", "color": "#000000", "seconds": 1}]}"##),
              "$.outputs[\"*\"].zones[0].items[0]", "not image and color"),
-            (zones(##"{"items": [{"video": "a.mp4", "seconds": 1}]}"##), "$.outputs[\"*\"].zones[0].items[0].video",
+            (zones(##"{"items": [{"playlist": "a.txt", "seconds": 1}]}"##), "$.outputs[\"*\"].zones[0].items[0].playlist",
              "not among them yet"),
+            (zones(##"{"items": [{"video": "a.mp4", "font": "Sans"}]}"##), "$.outputs[\"*\"].zones[0].items[0].font",
+             "only text, clock or ticker items take font"),
+            (zones(##"{"items": [{"video": "a.mp4", "seconds": 0}]}"##), "$.outputs[\"*\"].zones[0].items[0].seconds",
+             "not a duration"),
             (zones(##"{"items": [{"color": "#000000", "seconds": 1, "transition": {"crossfade_ms": 2000}}]}"##),
              "$.outputs[\"*\"].zones[0].items[0].transition.crossfade_ms", "longer than the item's"),
             (zones(##"{"items": [{"color": "#000000", "seconds": 1, "transition": "wipe"}]}"##),
              "$.outputs[\"*\"].zones[0].items[0].transition", "is not \"cut\""),
             (zones(##"{"items": [{"color": "#000000", "seconds": 1, "fit": "fill"}]}"##),
-             "$.outputs[\"*\"].zones[0].items[0].fit", "only image items take fit"),
+             "$.outputs[\"*\"].zones[0].items[0].fit", "only image or video items take fit"),
             (zones(##"{"rect": {"width": "0%"}, "items": [\##(item)]}"##), "$.outputs[\"*\"].zones[0].rect.width", "more than 0"),
             (zones(##"{"rect": {"x": -5}, "items": [\##(item)]}"##), "$.outputs[\"*\"].zones[0].rect.x", "points"),
             (zones(##"{"items": [\##(item)], "playlists": []}"##), "$.outputs[\"*\"].zones[0]", "not both"),
@@ -309,7 +347,7 @@ final class ShowExampleTests: XCTestCase {
             let path = folder.appendingPathComponent(name).path
             let show = try ShowParser.parse(try String(contentsOfFile: path, encoding: .utf8), path: path)
             XCTAssertFalse(show.outputs.isEmpty && show.span.isEmpty, name)
-            for case .shader(let file) in show.files { XCTAssertTrue(FileManager.default.fileExists(atPath: file), file) }
+            for file in show.files.compactMap(\.file) { XCTAssertTrue(FileManager.default.fileExists(atPath: file), file) }
         }
     }
 

@@ -47,6 +47,7 @@ enum SnapshotCommand {
             target.storesBGRA = storesBGRA
             let renderer = try stage.makeRenderer(for: output)(target)
             if let scene = renderer as? SceneRenderer { scene.drawsFirstFrameFast = false }
+            if let show = renderer as? ShowRenderer { show.waitsForVideoFrames = true }
             renderer.prepare(frame, in: target)
             try renderer.render(frame, in: target)
         }

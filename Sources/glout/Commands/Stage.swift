@@ -83,7 +83,9 @@ final class Stage {
         }
         self.programs = programs
         let graphics = graphics
-        let show = try options.show.map { try ShowSource(path: $0, log: log, programs: programs, graphics: graphics) }
+        let show = try options.show.map {
+            try ShowSource(path: $0, log: log, programs: programs, graphics: graphics, decoding: options.videoDecoding)
+        }
         self.show = show
         // A still show (--frozen) rests: a new one wakes the windows, from the session's thread.
         let session = SessionThreadOnly(display)
@@ -185,12 +187,10 @@ final class Stage {
     private static func stopping(graphics: Graphics, telemetry: Telemetry,
                                  group: DispatchGroup) -> @Sendable ([VideoSource]) -> Void {
         { videos in
-            group.enter()
-            Thread {
+            BackgroundWork.start(in: group) {
                 VideoSource.release(videos, graphics: graphics)
                 for video in videos { telemetry.forget(video: video) }
-                group.leave()
-            }.start()
+            }
         }
     }
 
@@ -202,6 +202,7 @@ final class Stage {
         stoppers.wait()
         for video in videos { video.stop() }
         showWatcher?.stop()
+        show?.stopVideos()
         playLog?.flush()
         _ = try? graphics.withSharedContext {
             // What shows replaced while glout ran left (the last one's go with it).

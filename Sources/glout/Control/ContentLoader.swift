@@ -104,7 +104,8 @@ struct ContentLoader: Sendable {
         try start(rendering.videos)
         do {
             if let video = rendering.pieces[0].video {
-                try preload(video, from: rendering.videoFrame(piece: 0, local: 0, pass: 0))
+                try video.preload(from: rendering.videoFrame(piece: 0, local: 0, pass: 0), count: video.textures.capacity,
+                                  graphics: graphics)
             }
         } catch {
             discard([rendering])
@@ -116,27 +117,6 @@ struct ContentLoader: Sendable {
     /// The most videos one file given to the API (a playlist) may decode: each is a
     /// decoding thread and up to 96 MB of frames.
     static let videosPerFile = 16
-
-    /// The first frames of the first item's video decoded and uploaded into its textures
-    /// before the switch, each in a short turn of the shared context: the outputs' first
-    /// refreshes of it find them there, as they would a frame another output uploaded
-    /// (allocating and filling a video's textures on a render thread cost a refresh).
-    private func preload(_ video: VideoSource, from first: Int) throws {
-        let token = NSObject()
-        let reader = ObjectIdentifier(token)
-        // The token lives through the loop: its identity is the reader's, not to be reused.
-        try withExtendedLifetime(token) {
-            defer { video.forget(reader) }
-            for number in first..<first + min(video.textures.capacity, video.timeline.count) {
-                let (picture, late) = video.picture(for: number, consumer: reader, now: MonotonicInstant.now.nanoseconds,
-                                                    waiting: 5)
-                guard let picture, !late else { return }
-                try graphics.withSharedContext(deadline: SharedTexture.yielding) {
-                    video.textures.finishedReading(video.textures.bind(picture, reader: reader), reader: reader)
-                }
-            }
-        }
-    }
 
     /// Content loaded for a request that was then refused: its videos' decoders stop.
     func discard(_ renderings: [ContentRendering]) {

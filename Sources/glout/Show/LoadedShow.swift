@@ -3,14 +3,23 @@ import Foundation
 import WaylandOutputs
 
 /// A show ready to draw, made once before any window opens: every image decoded and
-/// uploaded to a texture the outputs share, every shader compiled, and a timeline per zone that the outputs showing it share. Nothing an
-/// item needs is read or uploaded on a frame: every change is gapless.
+/// uploaded to a texture the outputs share, every shader compiled, every video opened with
+/// its decoder running ahead, and a timeline per zone that the outputs showing it share.
+/// Nothing an item needs is read on a frame, and a video's first frames are decoded and
+/// uploaded before its item comes: every change is gapless.
 final class LoadedShow: Sendable {
     let show: Show
     /// Per entry of ``Show/outputs``, its zones.
     let zones: [[LoadedZone]]
     /// The span's zones (``Show/span``).
     let spanZones: [LoadedZone]
+    /// The videos, a decoder per zone and file (a zone numbers its video's frames by its
+    /// own loop); stopped by ``ShowVideos`` once no output draws the show.
+    private let videos: ShowVideos
+
+    /// The most videos one show may play: each has a decoding thread and up to
+    /// ``VideoSource/queueBytes`` of frames decoded ahead.
+    static let videoLimit = 16
 
     /// The most a show's images may take decoded, all together (each is held as a texture
     /// until the show is replaced).
@@ -19,6 +28,9 @@ final class LoadedShow: Sendable {
     /// What an item draws.
     enum Drawing: Sendable {
         case image(ContentImage, fit: ScaleMode, program: GLuint)
+        /// A video's frames, converted to BGRA by libswscale once for every output, drawn
+        /// with the image program.
+        case video(VideoSource, fit: ScaleMode, program: GLuint)
         case shader(program: GLuint)
         case colour(RGB, program: GLuint)
         /// Text in the font file fontconfig found for its name.
@@ -30,6 +42,8 @@ final class LoadedShow: Sendable {
         var zone: Show.Zone
         var timeline: ZoneTimeline
         var drawings: [[Drawing]]
+        /// Whether an item of it is a video.
+        var playsVideo = false
 
         func drawing(_ item: ZoneTimeline.ItemRef) -> Drawing { drawings[item.playlist][item.item] }
         func item(_ item: ZoneTimeline.ItemRef) -> Show.ShowItem { zone.playlists[item.playlist].items[item.item] }
@@ -40,6 +54,7 @@ final class LoadedShow: Sendable {
     /// reason; `allowed` says whether an item's file may be opened (the control API's
     /// content root), and a file it refuses is a ``ShowFileRefused``.
     init(path: String, log: Log, programs: ScenePrograms, graphics: Graphics, graveyard: TextureGraveyard,
+         decoding: VideoDecoding = .auto, releases: DispatchGroup = DispatchGroup(),
          allowed: (String) -> Bool = { _ in true }) throws {
         let text = try FileSystem.readText(path, for: "--show")
         do {
@@ -54,8 +69,19 @@ final class LoadedShow: Sendable {
         var shaders: [String: GLuint] = [:]
         var fonts: [String: String] = [:]
         var imageBytes = 0
-        func drawing(_ item: Show.ShowItem, at jsonPath: String) throws -> Drawing {
+        var videos: [String: VideoSource] = [:]
+        func drawing(_ item: Show.ShowItem, at jsonPath: String, zone: String) throws -> Drawing {
             switch item.source {
+            case .video(let file):
+                let key = zone + "\u{0}" + file
+                if videos[key] == nil {
+                    guard videos.count < LoadedShow.videoLimit else {
+                        throw GloutError("--show \(Log.printable(path)): \(jsonPath): \(Log.printable(file)) is past the "
+                                         + "\(LoadedShow.videoLimit) videos a show may play (a video in two zones counts twice)")
+                    }
+                    videos[key] = try LoadedShow.video(file, show: path, at: jsonPath, log: log, decoding: decoding)
+                }
+                return .video(videos[key]!, fit: item.fit, program: try graphics.withSharedContext { try programs.image })
             case .image(let file):
                 if images[file] == nil {
                     let image = try LoadedShow.image(file, show: path, at: jsonPath, log: log, loaded: &loaded)
@@ -89,21 +115,76 @@ final class LoadedShow: Sendable {
         }
         func load(_ zones: [Show.Zone], at: String) throws -> [LoadedZone] {
             try zones.enumerated().map { z, zone in
+                var zone = zone
                 var drawings: [[Drawing]] = []
                 for (p, playlist) in zone.playlists.enumerated() {
                     drawings.append(try playlist.items.enumerated().map { i, item in
-                        try drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i))
+                        try drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i), zone: "\(at).zones[\(z)]")
                     })
+                    for (i, drawn) in drawings[p].enumerated() {
+                        guard case .video(let video, _, _) = drawn else { continue }
+                        zone.playlists[p].items[i] = try LoadedShow.timed(zone.playlists[p].items[i], video: video, show: path,
+                                                                          at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i))
+                    }
                 }
-                return LoadedZone(zone: zone, timeline: ZoneTimeline(zone: zone), drawings: drawings)
+                let playsVideo = drawings.joined().contains { if case .video = $0 { true } else { false } }
+                return LoadedZone(zone: zone, timeline: ZoneTimeline(zone: zone), drawings: drawings, playsVideo: playsVideo)
             }
         }
         zones = try show.outputs.map { entry in
             try load(entry.zones, at: ShowParser.member("$.outputs", LoadedShow.key(of: entry.selector)))
         }
         spanZones = try load(show.span, at: "$.span")
+        // Decoding starts once nothing else can fail, so that no decoder outlives a refusal.
+        self.videos = try ShowVideos(Array(videos.values), graphics: graphics, releases: releases, log: log, show: path)
         log.info("--show \(Log.printable(path)): \(LoadedShow.describe(show)), \(images.count) image\(images.count == 1 ? "" : "s"), "
-                 + "\(shaders.count) shader\(shaders.count == 1 ? "" : "s")")
+                 + "\(videos.count) video\(videos.count == 1 ? "" : "s"), \(shaders.count) shader\(shaders.count == 1 ? "" : "s")")
+    }
+
+    /// Stops the videos now, and deletes their textures (in the shared context): glout
+    /// stops, and no window draws any more.
+    func stopVideos() { videos.stopNow() }
+
+    /// Frame `number` of `video` is to show soon: ``ShowVideos/prepare(_:from:)``.
+    func prepareVideo(_ video: VideoSource, from number: Int) { videos.prepare(video, from: number) }
+
+    /// The video an item names, opened as --content opens one (an animated WebP is a video
+    /// too); its error names the show and the item.
+    private static func video(_ file: String, show: String, at jsonPath: String, log: Log,
+                              decoding: VideoDecoding) throws -> VideoSource {
+        let name = "--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file))"
+        do {
+            let start = try FileSystem.readStart(file, for: "--show", count: 4097)
+            if ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) == .text {
+                throw GloutError("\(name) is text, not a video")
+            }
+            var loaded: [String: ContentFile] = [:]
+            guard case .video(let video) = try ContentFile.load(file, log: log, decoding: decoding, loaded: &loaded) else {
+                throw GloutError("\(name) is a still picture; give it as an image item")
+            }
+            return video
+        } catch let error as GloutError where !error.message.hasPrefix(name) {
+            let message = error.message.split(separator: ": ", maxSplits: 1).dropFirst().first.map(String.init) ?? error.message
+            throw GloutError("\(name): \(message)")
+        }
+    }
+
+    /// `item`, a video's, with its seconds: the video's own length where the item gives
+    /// none; its crossfade checked against that.
+    private static func timed(_ item: Show.ShowItem, video: VideoSource, show: String, at jsonPath: String) throws -> Show.ShowItem {
+        var item = item
+        guard item.seconds == 0 else { return item }
+        let length = video.timeline.length
+        guard length.isFinite, length >= Playlist.shortestItem else {
+            throw GloutError("--show \(Log.printable(show)): \(jsonPath): the video lasts \(ShowParser.format(length)) s, "
+                             + "too short to be an item of its own length; give its seconds")
+        }
+        item.seconds = min(length, Playlist.longestItem)
+        if case .crossfade(let fade) = item.transition, fade > item.seconds {
+            throw GloutError("--show \(Log.printable(show)): \(jsonPath).transition.crossfade_ms: \(ShowParser.format(fade * 1000)) ms is "
+                             + "longer than the video's \(ShowParser.format(item.seconds)) s")
+        }
+        return item
     }
 
     /// "N zones on M output entries" (and "K on the span").

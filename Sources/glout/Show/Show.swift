@@ -58,9 +58,10 @@ struct Show: Sendable, Equatable {
     /// One thing a zone shows, for `seconds`, and how it comes in.
     struct ShowItem: Sendable, Equatable {
         var source: ItemSource
+        /// 0: a video's own length, not known until its file is read (``LoadedShow``).
         var seconds: Double
         var transition: Transition
-        /// Where an image goes in its zone.
+        /// Where an image or a video goes in its zone.
         var fit: ScaleMode
         /// When it plays (nil: whenever its playlist does).
         var when: Daypart?
@@ -71,6 +72,9 @@ struct Show: Sendable, Equatable {
     enum ItemSource: Sendable, Equatable {
         /// A still image file (PNG, JPEG, WebP, or a still FFmpeg reads).
         case image(String)
+        /// A video file FFmpeg reads, from its first frame; an item with no seconds of its
+        /// own lasts the video's length (``ShowItem/seconds`` 0 until the file is read).
+        case video(String)
         /// A GLSL ES 3.00 fragment shader file, as --content takes.
         case shader(String)
         /// A solid colour.
@@ -81,7 +85,7 @@ struct Show: Sendable, Equatable {
         /// The file it reads, if any.
         var file: String? {
             switch self {
-            case .image(let path), .shader(let path): path
+            case .image(let path), .video(let path), .shader(let path): path
             case .color, .text: nil
             }
         }
@@ -120,7 +124,7 @@ struct Show: Sendable, Equatable {
                 for playlist in zone.playlists {
                     for item in playlist.items {
                         switch item.source {
-                        case .image(let path), .shader(let path):
+                        case .image(let path), .video(let path), .shader(let path):
                             if seen.insert(path).inserted { files.append(item.source) }
                         case .color, .text: break
                         }

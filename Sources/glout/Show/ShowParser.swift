@@ -29,7 +29,7 @@ struct ShowParser {
     /// The members each object of a show may have (docs/show.schema.json names the same).
     static let members = (show: ["$schema", "timezone", "background", "outputs", "span"], output: ["zones", "off"], zone: ["name", "rect", "items", "playlists"],
                           playlist: ["name", "when", "priority", "items"],
-                          item: ["image", "shader", "color", "text", "clock", "ticker", "seconds", "transition", "fit", "when",
+                          item: ["image", "video", "shader", "color", "text", "clock", "ticker", "seconds", "transition", "fit", "when",
                                  "font", "size", "foreground", "background", "align", "speed", "timezone"],
                           daypart: ["days", "from", "until", "dates", "timezone"])
 
@@ -167,12 +167,12 @@ struct ShowParser {
     }
 
     /// The kinds of item a later version may play: named in the error, not taken for a typo.
-    private static let kindsToCome: Set<String> = ["video", "playlist"]
+    private static let kindsToCome: Set<String> = ["playlist"]
     /// What an item may be: one of these members.
-    static let kinds = ["image", "shader", "color", "text", "clock", "ticker"]
+    static let kinds = ["image", "video", "shader", "color", "text", "clock", "ticker"]
     /// The members only some kinds take.
     private static let only: [(member: String, kinds: [String])] = [
-        ("fit", ["image"]), ("font", ["text", "clock", "ticker"]), ("size", ["text", "clock", "ticker"]),
+        ("fit", ["image", "video"]), ("font", ["text", "clock", "ticker"]), ("size", ["text", "clock", "ticker"]),
         ("foreground", ["text", "clock", "ticker"]), ("background", ["text", "clock", "ticker"]),
         ("align", ["text", "clock"]), ("speed", ["ticker"]), ("timezone", ["clock"]),
     ]
@@ -180,13 +180,13 @@ struct ShowParser {
     private func item(_ value: Any, at: String) throws(ShowError) -> Show.ShowItem {
         let object = try Self.object(value, at: at, allowed: nil)
         if let coming = Self.kindsToCome.sorted().first(where: { object[$0] != nil }) {
-            throw ShowError(path: at + "." + coming, message: "this glout's shows play images, shaders, colours and text; "
-                            + "\(coming) items are not among them yet (a --content playlist plays videos)")
+            throw ShowError(path: at + "." + coming, message: "this glout's shows play images, videos, shaders, colours and "
+                            + "text; \(coming) items are not among them yet (give the playlist's items in the zone)")
         }
         _ = try Self.object(value, at: at, allowed: Self.members.item)
         let kinds = Self.kinds.filter { object[$0] != nil }
         guard kinds.count == 1 else {
-            throw ShowError(path: at, message: "give one of image (FILE), shader (FILE), color (\"#RRGGBB\"), text, clock "
+            throw ShowError(path: at, message: "give one of image (FILE), video (FILE), shader (FILE), color (\"#RRGGBB\"), text, clock "
                             + "(FORMAT) or ticker" + (kinds.isEmpty ? "" : ", not \(kinds.joined(separator: " and "))"))
         }
         for (member, takers) in Self.only where object[member] != nil && !takers.contains(kinds[0]) {
@@ -208,20 +208,28 @@ struct ShowParser {
         default:
             let file = try Self.name(object[kinds[0]]!, at: "\(at).\(kinds[0])", limit: 4096)
             let path = file.hasPrefix("/") || folder.isEmpty ? file : folder + "/" + file
-            source = kinds[0] == "image" ? .image(path) : .shader(path)
+            source = switch kinds[0] {
+            case "image": .image(path)
+            case "video": .video(path)
+            default: .shader(path)
+            }
             name = file
         }
-        guard let secondsValue = object["seconds"] else {
+        // A video's length is its own unless the item says: 0 until its file is read.
+        var seconds = 0.0
+        if let secondsValue = object["seconds"] {
+            seconds = try Self.number(secondsValue, at: at + ".seconds")
+            guard seconds >= Playlist.shortestItem, seconds <= Playlist.longestItem else {
+                throw ShowError(path: at + ".seconds", message: "\(Self.format(seconds)) is not a duration: give seconds from "
+                                + "\(Playlist.shortestItem) to \(Int(Playlist.longestItem))")
+            }
+        } else if kinds[0] != "video" {
             throw ShowError(path: at, message: "seconds is missing: how long the item shows, \(Playlist.shortestItem) to "
                             + "\(Int(Playlist.longestItem))")
         }
-        let seconds = try Self.number(secondsValue, at: at + ".seconds")
-        guard seconds >= Playlist.shortestItem, seconds <= Playlist.longestItem else {
-            throw ShowError(path: at + ".seconds", message: "\(Self.format(seconds)) is not a duration: give seconds from "
-                            + "\(Playlist.shortestItem) to \(Int(Playlist.longestItem))")
-        }
+        // A video of its own length has its crossfade checked against it once it is read.
         let transition = try object["transition"].map { v throws(ShowError) in
-            try Self.transition(v, at: at + ".transition", seconds: seconds)
+            try Self.transition(v, at: at + ".transition", seconds: seconds > 0 ? seconds : .infinity)
         } ?? .cut
         var fit = ScaleMode.fit
         if let value = object["fit"] {
@@ -385,7 +393,7 @@ struct ShowParser {
     }
 
     /// A number as the file would write it: 0, -1, 0.5, 1e+20.
-    private static func format(_ value: Double) -> String { String(format: "%g", value) }
+    static func format(_ value: Double) -> String { String(format: "%g", value) }
 
     private static func kind(of value: Any) -> String {
         switch value {

@@ -30,6 +30,10 @@ final class ShowRenderer: OutputRenderer {
     /// (--fps), in nanoseconds.
     private var restsAfterLast = false
     private let slowest: Double
+    /// The videos this output draws in its zones.
+    private let videos = ZoneVideos()
+    /// Each video frame exactly, waited for (a snapshot), rather than the newest decoded.
+    var waitsForVideoFrames = false
 
     private struct TextKey: Hashable {
         var zone: String
@@ -120,7 +124,7 @@ final class ShowRenderer: OutputRenderer {
         guard position.mix >= 1 else { return nil }
         switch zone.drawing(position.current) {
         case .image, .colour: return Still(item: position.current, text: nil)
-        case .shader: return nil
+        case .shader, .video: return nil
         case .text(let text, _, _):
             switch text.kind {
             case .label: return Still(item: position.current, text: nil)
@@ -141,6 +145,7 @@ final class ShowRenderer: OutputRenderer {
         func positioned(_ zones: [LoadedShow.LoadedZone]) -> [(zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position?)] {
             zones.map { zone in
                 zone.timeline.prepare(after: time, within: 10)
+                if zone.playsVideo { prepareVideo(of: zone, show: show, after: time) }
                 return (zone, zone.timeline.position(at: time))
             }
         }
@@ -148,6 +153,15 @@ final class ShowRenderer: OutputRenderer {
         plan = Plan(state: state, show: show, realtime: realtime, time: time, zones: positioned(show.zones(for: name, primary: primary)),
                     spanZones: part == nil ? [] : positioned(show.spanZones), spanPart: part,
                     darkUntil: darkUntil(show: show, output: name, primary: primary, time: time, frozen: state.frozen != nil))
+    }
+
+    /// A video item that begins within the next second has its first frames decoded and
+    /// uploaded ahead (``ShowVideos/prepare(_:from:)``): its first refresh finds them.
+    private func prepareVideo(of zone: LoadedShow.LoadedZone, show: LoadedShow, after time: Double) {
+        guard let next = zone.timeline.position(at: time + 1), next.began > time,
+              case .video(let video, _, _) = zone.drawing(next.current) else { return }
+        show.prepareVideo(video, from: ZoneVideos.frameNumber(video.timeline, seconds: zone.item(next.current).seconds,
+                                                              showing: next.showing, local: 0))
     }
 
     /// Until when the output is off, if it is at `time`: from the stretch ``ShowPower``
@@ -173,6 +187,7 @@ final class ShowRenderer: OutputRenderer {
         glClear(GLenum(GL_COLOR_BUFFER_BIT))
         for showing in showings.values { finish(showing, at: realtime, complete: true) }
         showings = [:]
+        videos.forgetAll()
         (drawnLayout, drawnStill, changedRegions) = (nil, [:], nil)
         last = (frame.targetTimestamp, frame.duration)
         isAnimating = state.frozen == nil && until - realtime <= 1
@@ -192,9 +207,11 @@ final class ShowRenderer: OutputRenderer {
         self.plan = nil
         let (state, show, realtime, time) = (plan.state, plan.show, plan.realtime, plan.time)
         if linesOf != ObjectIdentifier(show) {
-            // Another show: the last one's lines go (in this context, which made them).
+            // Another show: the last one's lines go (in this context, which made them), and
+            // its videos are let go of.
             lines = [:]
             linesOf = ObjectIdentifier(show)
+            videos.forgetAll()
         }
         output = target.output.name
         if let until = plan.darkUntil {
@@ -215,6 +232,7 @@ final class ShowRenderer: OutputRenderer {
         }
         var changed: [Rect] = []
         var shown = Set<String>()
+        videos.startFrame()
         for (index, placed) in zones.enumerated() {
             let (zone, rect) = (placed.zone, placed.rect)
             drawnStill[zone.zone.name] = placed.position == nil ? Still.empty : placed.still
@@ -232,15 +250,17 @@ final class ShowRenderer: OutputRenderer {
             if position.mix < 1 {
                 if let previous = position.previous {
                     draw(zone.drawing(previous), key: TextKey(zone: zone.zone.name, item: previous),
-                         local: position.local + zone.item(previous).seconds, time: time, frame: frame, target: target,
-                         rect: rect, gl: gl, state: state)
+                         local: position.local + zone.item(previous).seconds, seconds: zone.item(previous).seconds,
+                         showing: position.previousShowing, time: time, frame: frame, target: target, rect: rect, gl: gl,
+                         state: state)
                 }
                 glEnable(GLenum(GL_BLEND))
                 glBlendColor(0, 0, 0, Float(position.mix))
                 glBlendFunc(GLenum(GL_CONSTANT_ALPHA), GLenum(GL_ONE_MINUS_CONSTANT_ALPHA))
             }
             draw(zone.drawing(position.current), key: TextKey(zone: zone.zone.name, item: position.current),
-                 local: position.local, time: time, frame: frame, target: target, rect: rect, gl: gl, state: state)
+                 local: position.local, seconds: zone.item(position.current).seconds, showing: position.showing, time: time,
+                 frame: frame, target: target, rect: rect, gl: gl, state: state)
             glDisable(GLenum(GL_BLEND))
             glDisable(GLenum(GL_SCISSOR_TEST))
         }
@@ -251,8 +271,10 @@ final class ShowRenderer: OutputRenderer {
             finish(showing, at: realtime, complete: true)
             showings[name] = nil
         }
+        videos.endFrame(frame.index)
         last = (frame.targetTimestamp, frame.duration)
-        isAnimating = state.frozen == nil
+        // A still show draws on while a video's frame it shows has not been decoded yet.
+        isAnimating = state.frozen == nil || videos.late
         // A still output's pause until something wakes it is a rest, not refreshes missed.
         restsAfterLast = !isAnimating
         deliverScreenshot(of: target)
@@ -296,10 +318,12 @@ final class ShowRenderer: OutputRenderer {
     }
 
     /// Draws one item into the zone at `rect` (picture pixels from the top left; `gl`: the
-    /// same in the framebuffer, whose viewport it is).
-    private func draw(_ drawing: LoadedShow.Drawing, key: TextKey, local: Double, time: Double, frame: DisplayLinkFrame,
-                      target: RenderTarget, rect: Rect, gl: Rect, state: Scene.State) {
+    /// same in the framebuffer, whose viewport it is), `local` seconds into showing
+    /// `showing` of the item, which lasts `seconds`.
+    private func draw(_ drawing: LoadedShow.Drawing, key: TextKey, local: Double, seconds: Double, showing: Int, time: Double,
+                      frame: DisplayLinkFrame, target: RenderTarget, rect: Rect, gl: Rect, state: Scene.State) {
         let program: GLuint
+        var videoFrame: (video: VideoSource, binding: VideoTextures.Binding)?
         block.set(.canvas, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
         block.set(.accent, Double(state.contentAccent.r), Double(state.contentAccent.g), Double(state.contentAccent.b), 1)
         block.set(.timing, local.truncatingRemainder(dividingBy: 3600), Double(frame.index), target.pixelsPerPoint, 0)
@@ -310,6 +334,16 @@ final class ShowRenderer: OutputRenderer {
             let place = ContentImage.placement(width: image.width, height: image.height, in: rect.size, mode: fit)
             block.set(.image, place.x, place.y, place.width, place.height)
             glBindTexture(GLenum(GL_TEXTURE_2D), image.texture?.name ?? 0)
+            program = imageProgram
+        case .video(let video, let fit, let imageProgram):
+            // A video frame's rows are bottom first (as a blit into a framebuffer wants them):
+            // placed upside down, it samples upright.
+            let place = ContentImage.placement(width: video.width, height: video.height, in: rect.size, mode: fit)
+            block.set(.image, place.x, place.y + place.height, place.width, -place.height)
+            let binding = videos.bind(video, seconds: seconds, showing: showing, local: local, frame: frame,
+                                      frozen: state.frozen != nil, waiting: waitsForVideoFrames ? 5 : 0)
+            videoFrame = binding.map { (video, $0) }
+            glBindTexture(GLenum(GL_TEXTURE_2D), binding?.bgra ?? 0)
             program = imageProgram
         case .colour(let colour, let textProgram):
             // No line: show-text.frag samples nothing and draws the background.
@@ -325,6 +359,7 @@ final class ShowRenderer: OutputRenderer {
         block.upload()
         glUseProgram(program)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        if let videoFrame { videos.finishedDrawing(videoFrame.video, binding: videoFrame.binding) }
     }
 
     /// Makes the line of `text` as it reads at `time`, binds it, and places it in the zone:

@@ -1,3 +1,4 @@
+import Dispatch
 import WaylandOutputs
 
 /// The show glout plays now (--show), which a change of its file (``ShowWatcher``) or the
@@ -13,6 +14,10 @@ final class ShowSource: Sendable {
     private let graphics: Graphics
     /// Where the textures of shows no longer shown go, deleted at the next load.
     private let graveyard = TextureGraveyard()
+    /// --video-decoder, for the shows' videos; and the threads that stop the videos of
+    /// shows no longer drawn, which glout waits for as it stops.
+    private let decoding: VideoDecoding
+    private let releases = DispatchGroup()
     /// Called after a show is replaced: wakes the outputs whose picture stood still.
     private let replaced = Locked<(@Sendable () -> Void)?>(nil)
     /// Each output's stretch of time off (by name), as ``ShowPower`` works it out on the
@@ -27,9 +32,10 @@ final class ShowSource: Sendable {
     }
 
     /// Loads the show at `path`; its errors name the file, the place in it and the reason.
-    init(path: String, log: Log, programs: ScenePrograms, graphics: Graphics) throws {
-        (self.log, self.programs, self.graphics) = (log, programs, graphics)
-        current = Locked(try LoadedShow(path: path, log: log, programs: programs, graphics: graphics, graveyard: graveyard))
+    init(path: String, log: Log, programs: ScenePrograms, graphics: Graphics, decoding: VideoDecoding = .auto) throws {
+        (self.log, self.programs, self.graphics, self.decoding) = (log, programs, graphics, decoding)
+        current = Locked(try LoadedShow(path: path, log: log, programs: programs, graphics: graphics, graveyard: graveyard,
+                                        decoding: decoding, releases: releases))
     }
 
     /// The show to draw.
@@ -43,7 +49,7 @@ final class ShowSource: Sendable {
         try turn.withLock { _ in
             _ = try graphics.withSharedContext(deadline: SharedTexture.yielding) { graveyard.deleteBuried() }
             let show = try LoadedShow(path: path, log: log, programs: programs, graphics: graphics, graveyard: graveyard,
-                                      allowed: allowed)
+                                      decoding: decoding, releases: releases, allowed: allowed)
             current.withLock { $0 = show }
             replaced.withLock { $0 }?()
             return show
@@ -67,4 +73,11 @@ final class ShowSource: Sendable {
 
     /// Deletes the textures of shows no longer shown; in the shared context.
     func deleteBuried() { graveyard.deleteBuried() }
+
+    /// glout stops, its windows closed: the videos of the shows dropped are stopped (their
+    /// threads waited for), and the playing show's stopped here and now.
+    func stopVideos() {
+        releases.wait()
+        show.stopVideos()
+    }
 }

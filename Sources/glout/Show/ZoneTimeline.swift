@@ -49,6 +49,10 @@ final class ZoneTimeline: Sendable {
         /// shows (1: all of it; less while it crossfades in).
         var previous: ItemRef?
         var mix: Double
+        /// Which showing of its segment's loop this is, counted from the segment's start
+        /// (a video numbers its frames by it), and that of the item it comes in over.
+        var showing = 0
+        var previousShowing = 0
     }
 
     /// The choice of playlist and items at an instant.
@@ -77,7 +81,8 @@ final class ZoneTimeline: Sendable {
             // (nothing: what is beneath the zone); a list of one item loops without a fade.
             guard position.began == segment.start, segment.start > 0 else { return position }
             let before = self.segment(at: segment.start - 0.000_5)
-            position.previous = ZoneTimeline.position(in: before, zone: zone, at: segment.start - 0.000_5)?.current
+            let last = ZoneTimeline.position(in: before, zone: zone, at: segment.start - 0.000_5)
+            (position.previous, position.previousShowing) = (last?.current, last?.showing ?? 0)
         }
         position.mix = max(0, position.local / length)
         return position
@@ -101,8 +106,12 @@ final class ZoneTimeline: Sendable {
         if index > 0 || pass > 0, segment.items.count > 1 {
             previous = ItemRef(playlist: playlist, item: segment.items[(index + segment.items.count - 1) % segment.items.count])
         }
+        // Whole passes since the segment began, times the items in one, and this one's place.
+        let most = Int.max / max(1, segment.items.count) - 1
+        let passes = pass < Double(most) ? Int(pass) : most
+        let showing = passes * segment.items.count + index
         return Position(current: ItemRef(playlist: playlist, item: segment.items[index]), local: offset - segment.offsets[index],
-                        began: began, previous: previous, mix: 1)
+                        began: began, previous: previous, mix: 1, showing: showing, previousShowing: max(0, showing - 1))
     }
 
     /// The stretch of one choice that holds `seconds`: from the cache, else worked out.

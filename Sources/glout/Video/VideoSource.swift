@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import Glibc
 import WaylandOutputs
 
@@ -203,6 +204,33 @@ final class VideoSource: @unchecked Sendable {
             return true
         }
         if moved { pthread_cond_signal(wake) }
+    }
+
+    /// Whether a window asked for a frame within the last half second.
+    var isShownNow: Bool {
+        let now = MonotonicInstant.now.nanoseconds
+        return locked { consumers.values.contains { now &- $0.asked < 500_000_000 } }
+    }
+
+    /// Decodes frames `first` and on (`count` of them, no more than the textures hold) and
+    /// uploads them into the textures, each in a short turn of the shared context: the
+    /// first refreshes that show them find them there, as they would a frame another
+    /// output uploaded (allocating and filling a video's textures on a render thread costs
+    /// a refresh on llvmpipe). Waits up to 5 s for each frame.
+    func preload(from first: Int, count: Int, graphics: Graphics) throws {
+        let token = NSObject()
+        let reader = ObjectIdentifier(token)
+        // The token lives through the loop: its identity is the reader's, not to be reused.
+        try withExtendedLifetime(token) {
+            defer { forget(reader) }
+            for number in first..<first + min(count, textures.capacity, timeline.count) {
+                let (picture, late) = picture(for: number, consumer: reader, now: MonotonicInstant.now.nanoseconds, waiting: 5)
+                guard let picture, !late else { return }
+                try graphics.withSharedContext(deadline: SharedTexture.yielding) {
+                    textures.finishedReading(textures.bind(picture, reader: reader), reader: reader)
+                }
+            }
+        }
     }
 
     /// `consumer` shows no more: its place no longer keeps frames.

@@ -1,0 +1,87 @@
+import Foundation
+import WaylandOutputs
+
+/// The videos one output draws in a show's zones: for each, the frame each refresh shows
+/// (the one of its target time in the item, held to the video's cadence near a frame's
+/// edge, as --content's are: ``VideoPlayer``), the reader its frames and textures are
+/// asked for by, and when it was last drawn. A video this output stops drawing is let go
+/// of at once, so that its decoder may go ahead to where it is needed next. Lives on the
+/// output's render thread.
+final class ZoneVideos {
+    private struct Playing {
+        var video: VideoSource
+        var player = VideoPlayer()
+        /// Its identity is the reader's (``VideoSource/picture(for:consumer:now:waiting:)``).
+        let reader = NSObject()
+        /// The showing drawn last, and the frame index it was drawn at.
+        var showing: Int
+        var drawnAt: UInt64
+    }
+    private var playing: [ObjectIdentifier: Playing] = [:]
+    /// Whether a frame drawn since ``startFrame()`` was not yet decoded (the newest before it
+    /// showed instead): a still show draws again until it is there.
+    private(set) var late = false
+
+    deinit { forgetAll() }
+
+    /// The number of the frame of `video` at `local` seconds into showing `showing` of an
+    /// item `seconds` long: the video plays from its start, looping within a longer item,
+    /// and holds its frame at the item's end (an item crossfading out goes on showing it).
+    /// Showings number their frames apart (their passes of the video follow each other),
+    /// so that a video that follows itself plays on with no seek.
+    static func frameNumber(_ timeline: VideoTimeline, seconds: Double, showing: Int, local: Double) -> Int {
+        let held = min(local, seconds - min(seconds / 2, 0.000_001))
+        let within = timeline.frame(at: held)
+        let passes = max(1, Int(min(1e9, (seconds / timeline.length - 1e-9).rounded(.up))))
+        let (perShowing, over) = passes.multipliedReportingOverflow(by: timeline.count)
+        let (first, past) = max(0, showing).multipliedReportingOverflow(by: perShowing)
+        let (number, beyond) = first.addingReportingOverflow(within)
+        return over || past || beyond ? within : number
+    }
+
+    func startFrame() { late = false }
+
+    /// Binds the texture of the frame of `video` that this refresh shows, for an item of
+    /// `seconds` in showing `showing`, `local` seconds in; nil before the video has a frame.
+    /// `waiting`: seconds to wait for that very frame (a snapshot). Call
+    /// ``finishedDrawing(_:binding:)`` after the draw.
+    func bind(_ video: VideoSource, seconds: Double, showing: Int, local: Double, frame: DisplayLinkFrame,
+              frozen: Bool, waiting: Double) -> VideoTextures.Binding? {
+        let key = ObjectIdentifier(video)
+        var entry = playing[key] ?? Playing(video: video, showing: showing, drawnAt: frame.index)
+        if entry.showing != showing { entry.player.cut(to: video) }
+        (entry.showing, entry.drawnAt) = (showing, frame.index)
+        let nominal = Double(frame.duration.components.seconds) * 1e9 + Double(frame.duration.components.attoseconds) * 1e-9
+        let (number, _) = entry.player.chooseFrame(
+            refresh: frame.index, at: frame.timestamp.nanoseconds, nominal: nominal, local: local, rate: 1,
+            framesPerSecond: video.timeline.framesPerSecond, frozen: frozen) {
+            ZoneVideos.frameNumber(video.timeline, seconds: seconds, showing: showing, local: $0)
+        }
+        playing[key] = entry
+        let (picture, isLate) = video.picture(for: number, consumer: ObjectIdentifier(entry.reader),
+                                              now: frame.timestamp.nanoseconds, waiting: waiting)
+        if isLate { late = true }
+        guard let picture else { return nil }
+        return video.textures.bind(picture, reader: ObjectIdentifier(entry.reader))
+    }
+
+    /// The draw from `binding` of `video` is in the context's commands.
+    func finishedDrawing(_ video: VideoSource, binding: VideoTextures.Binding) {
+        guard let entry = playing[ObjectIdentifier(video)] else { return }
+        video.textures.finishedReading(binding, reader: ObjectIdentifier(entry.reader))
+    }
+
+    /// Lets go of the videos frame `index` did not draw.
+    func endFrame(_ index: UInt64) {
+        for (key, entry) in playing where entry.drawnAt != index {
+            entry.video.forget(ObjectIdentifier(entry.reader))
+            playing[key] = nil
+        }
+    }
+
+    /// Lets go of every video (another show, or the window closes).
+    func forgetAll() {
+        for entry in playing.values { entry.video.forget(ObjectIdentifier(entry.reader)) }
+        playing = [:]
+    }
+}
