@@ -169,8 +169,8 @@ enum OptionTable {
             ("--layout", "--show: the show places what each output plays; --layout does not apply"),
         ], help: """
             play a show (docs/shows.md): JSON that gives each output ("*", "primary", "secondaries" or a name) zones, \
-            each playing a playlist of images, shaders, colours, text, clocks and tickers, cut or crossfaded, chosen by \
-            dayparts in a named time zone; on CLOCK_REALTIME, so that every machine shows the same item at the same \
+            each playing a playlist of images, videos, shaders, colours, text, clocks and tickers, cut or crossfaded, \
+            chosen by dayparts in a named time zone; on CLOCK_REALTIME, so that every machine shows the same item at the same \
             refresh. The file is read again when it changes
             """) { (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in
             o.run.show = try r.path(for: "--show")
