@@ -91,11 +91,14 @@ final class ShowRenderer: OutputRenderer {
     }
 
     /// What a zone shows that stands still from frame to frame: an item that is an image,
-    /// a colour or a label, or a clock's text as it reads (nil: a shader, a ticker or a
-    /// crossfade, which move).
+    /// a colour or a label, a clock's text as it reads, or a video's frame (nil: a shader,
+    /// a ticker or a crossfade, which move).
     private struct Still: Hashable {
         var item: ZoneTimeline.ItemRef?
         var text: String?
+        /// The video frame shown, and which showing of the item it is.
+        var videoFrame: Int? = nil
+        var showing: Int? = nil
         /// A zone with nothing scheduled.
         static let empty = Still(item: nil, text: nil)
     }
@@ -118,13 +121,19 @@ final class ShowRenderer: OutputRenderer {
 
     func changedRegions(in target: RenderTarget) -> [Rect]? { changedRegions }
 
-    /// What `zone` shows at `position` that stands still, if it does.
-    private func stillPicture(of zone: LoadedShow.LoadedZone, at position: ZoneTimeline.Position?, time: Double) -> Still? {
+    /// What `zone` shows at `position` that stands still, if it does: a video's frame is
+    /// taken for the refresh `frame` here.
+    private func stillPicture(of zone: LoadedShow.LoadedZone, at position: ZoneTimeline.Position?, time: Double,
+                              frame: DisplayLinkFrame, frozen: Bool) -> Still? {
         guard let position else { return Still.empty }
         guard position.mix >= 1 else { return nil }
         switch zone.drawing(position.current) {
         case .image, .colour: return Still(item: position.current, text: nil)
-        case .shader, .video: return nil
+        case .video(let video, _, _):
+            let number = videos.frame(of: video, seconds: zone.item(position.current).seconds, showing: position.showing,
+                                      local: position.local, frame: frame, frozen: frozen, waiting: waitsForVideoFrames ? 5 : 0)
+            return number.map { Still(item: position.current, text: nil, videoFrame: $0, showing: position.showing) }
+        case .shader: return nil
         case .text(let text, _, _):
             switch text.kind {
             case .label: return Still(item: position.current, text: nil)
@@ -219,7 +228,8 @@ final class ShowRenderer: OutputRenderer {
         }
         let missed = missedRefreshes(before: frame)
         let size = target.pixelSize
-        let zones = place(plan, in: target)
+        videos.startFrame()
+        let zones = place(plan, frame: frame, in: target)
         let layout = Layout(show: ObjectIdentifier(show), size: size, zones: zones.map { ZonePlace(name: $0.zone.zone.name, rect: $0.rect) })
         let (whole, dirty) = redraws(zones, layout: layout, target: target)
         glDisable(GLenum(GL_SCISSOR_TEST))
@@ -232,7 +242,6 @@ final class ShowRenderer: OutputRenderer {
         }
         var changed: [Rect] = []
         var shown = Set<String>()
-        videos.startFrame()
         for (index, placed) in zones.enumerated() {
             let (zone, rect) = (placed.zone, placed.rect)
             drawnStill[zone.zone.name] = placed.position == nil ? Still.empty : placed.still
@@ -283,13 +292,14 @@ final class ShowRenderer: OutputRenderer {
     /// Each zone of the frame where it goes, and what it shows if that stands still (nil:
     /// it moves): the output's own zones, then the span's over them, each where the canvas
     /// puts it, cut at the output's edges.
-    private func place(_ plan: Plan, in target: RenderTarget) -> [PlacedZone] {
+    private func place(_ plan: Plan, frame: DisplayLinkFrame, in target: RenderTarget) -> [PlacedZone] {
         let picture = target.picture
+        let frozen = plan.state.frozen != nil
         let own = plan.zones.compactMap { zone, position -> PlacedZone? in
             guard let rect = zone.zone.rect.pixels(in: picture.size, pixelsPerPoint: target.pixelsPerPoint) else { return nil }
             let placed = rect.offset(by: picture.origin)
             return PlacedZone(zone: zone, position: position, rect: placed, visible: placed,
-                              still: stillPicture(of: zone, at: position, time: plan.time))
+                              still: stillPicture(of: zone, at: position, time: plan.time, frame: frame, frozen: frozen))
         }
         let spanning = plan.spanZones.compactMap { zone, position -> PlacedZone? in
             guard let (canvas, part) = plan.spanPart,
@@ -297,7 +307,7 @@ final class ShowRenderer: OutputRenderer {
                                                        pixelsPerPoint: target.pixelsPerPoint) else { return nil }
             return PlacedZone(zone: zone, position: position, rect: rect.whole.offset(by: picture.origin),
                               visible: rect.visible.offset(by: picture.origin),
-                              still: stillPicture(of: zone, at: position, time: plan.time))
+                              still: stillPicture(of: zone, at: position, time: plan.time, frame: frame, frozen: frozen))
         }
         return own + spanning
     }
@@ -340,8 +350,10 @@ final class ShowRenderer: OutputRenderer {
             // placed upside down, it samples upright.
             let place = ContentImage.placement(width: video.width, height: video.height, in: rect.size, mode: fit)
             block.set(.image, place.x, place.y + place.height, place.width, -place.height)
-            let binding = videos.bind(video, seconds: seconds, showing: showing, local: local, frame: frame,
-                                      frozen: state.frozen != nil, waiting: waitsForVideoFrames ? 5 : 0)
+            // Taken in ``place(_:frame:in:)`` for an item that shows alone, here for one mixed.
+            _ = videos.frame(of: video, seconds: seconds, showing: showing, local: local, frame: frame,
+                             frozen: state.frozen != nil, waiting: waitsForVideoFrames ? 5 : 0)
+            let binding = videos.bind(video)
             videoFrame = binding.map { (video, $0) }
             glBindTexture(GLenum(GL_TEXTURE_2D), binding?.bgra ?? 0)
             program = imageProgram

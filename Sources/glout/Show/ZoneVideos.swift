@@ -4,7 +4,9 @@ import WaylandOutputs
 /// The videos one output draws in a show's zones: for each, the frame each refresh shows
 /// (the one of its target time in the item, held to the video's cadence near a frame's
 /// edge, as --content's are: ``VideoPlayer``), the reader its frames and textures are
-/// asked for by, and when it was last drawn. A video this output stops drawing is let go
+/// asked for by, and when it was last drawn. A zone whose video shows the frame it showed
+/// at the last refresh stands still (a 30 fps video on a 60 Hz output is drawn every
+/// other refresh). A video this output stops drawing is let go
 /// of at once, so that its decoder may go ahead to where it is needed next. Lives on the
 /// output's render thread.
 final class ZoneVideos {
@@ -16,6 +18,8 @@ final class ZoneVideos {
         /// The showing drawn last, and the frame index it was drawn at.
         var showing: Int
         var drawnAt: UInt64
+        /// The picture that frame shows (nil: none decoded yet).
+        var picture: VideoFrame?
     }
     private var playing: [ObjectIdentifier: Playing] = [:]
     /// Whether a frame drawn since ``startFrame()`` was not yet decoded (the newest before it
@@ -41,13 +45,15 @@ final class ZoneVideos {
 
     func startFrame() { late = false }
 
-    /// Binds the texture of the frame of `video` that this refresh shows, for an item of
-    /// `seconds` in showing `showing`, `local` seconds in; nil before the video has a frame.
-    /// `waiting`: seconds to wait for that very frame (a snapshot). Call
-    /// ``finishedDrawing(_:binding:)`` after the draw.
-    func bind(_ video: VideoSource, seconds: Double, showing: Int, local: Double, frame: DisplayLinkFrame,
-              frozen: Bool, waiting: Double) -> VideoTextures.Binding? {
+    /// Takes the frame of `video` that this refresh shows, for an item of `seconds` in
+    /// showing `showing`, `local` seconds in, once a refresh: its number, which may be
+    /// before the one the time calls for while the decoder has not reached that (nil
+    /// before the video has a frame). `waiting`: seconds to wait for that very frame (a
+    /// snapshot). Then ``bind(_:)`` binds it.
+    func frame(of video: VideoSource, seconds: Double, showing: Int, local: Double, frame: DisplayLinkFrame, frozen: Bool,
+               waiting: Double) -> Int? {
         let key = ObjectIdentifier(video)
+        if let entry = playing[key], entry.drawnAt == frame.index, entry.showing == showing { return entry.picture?.number }
         var entry = playing[key] ?? Playing(video: video, showing: showing, drawnAt: frame.index)
         if entry.showing != showing { entry.player.cut(to: video) }
         (entry.showing, entry.drawnAt) = (showing, frame.index)
@@ -57,11 +63,19 @@ final class ZoneVideos {
             framesPerSecond: video.timeline.framesPerSecond, frozen: frozen) {
             ZoneVideos.frameNumber(video.timeline, seconds: seconds, showing: showing, local: $0)
         }
-        playing[key] = entry
         let (picture, isLate) = video.picture(for: number, consumer: ObjectIdentifier(entry.reader),
                                               now: frame.timestamp.nanoseconds, waiting: waiting)
         if isLate { late = true }
-        guard let picture else { return nil }
+        entry.picture = picture
+        playing[key] = entry
+        return picture?.number
+    }
+
+    /// Binds the texture of the frame ``frame(of:seconds:showing:local:frame:frozen:waiting:)``
+    /// took of `video`; nil where it took none. Call ``finishedDrawing(_:binding:)`` after
+    /// the draw.
+    func bind(_ video: VideoSource) -> VideoTextures.Binding? {
+        guard let entry = playing[ObjectIdentifier(video)], let picture = entry.picture else { return nil }
         return video.textures.bind(picture, reader: ObjectIdentifier(entry.reader))
     }
 
