@@ -39,8 +39,7 @@ final class ShowVideos: Sendable {
         guard !stopped.withLock({ $0 }), !videos.isEmpty else { return }
         let (videos, graphics, preloading) = (videos, graphics, preloading)
         BackgroundWork.start(in: releases) {
-            preloading.wait()
-            VideoSource.release(videos, graphics: graphics)
+            ShowVideos.release(videos, graphics: graphics, after: preloading)
         }
     }
 
@@ -63,6 +62,13 @@ final class ShowVideos: Sendable {
     /// Stops the decoders and deletes the textures now, on the caller's thread.
     func stopNow() {
         guard !stopped.withLock({ was in defer { was = true }; return was }) else { return }
+        ShowVideos.release(videos, graphics: graphics, after: preloading)
+    }
+
+    /// Stops the decoders first, so that a preload waiting for a frame gives up at once,
+    /// then waits for the preloads, then deletes the textures.
+    private static func release(_ videos: [VideoSource], graphics: Graphics, after preloading: DispatchGroup) {
+        for video in videos { video.stop() }
         preloading.wait()
         VideoSource.release(videos, graphics: graphics)
     }

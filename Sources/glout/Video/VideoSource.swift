@@ -128,6 +128,8 @@ final class VideoSource: @unchecked Sendable {
         guard running else { return }
         locked { stopping = true }
         pthread_cond_signal(wake)
+        // A window or preload waiting for a frame gives up now, not at its deadline.
+        pthread_cond_broadcast(arrived)
         // The last owner may let go on the decoding thread itself (its own reference, once
         // it stopped on its own): a thread cannot join itself, so it is detached.
         if pthread_equal(pthread_self(), thread) != 0 { pthread_detach(thread) } else { pthread_join(thread, nil) }
