@@ -148,27 +148,6 @@ final class LoadedShow: Sendable {
     /// Frame `number` of `video` is to show soon: ``ShowVideos/prepare(_:from:)``.
     func prepareVideo(_ video: VideoSource, from number: Int) { videos.prepare(video, from: number) }
 
-    /// The video an item names, opened as --content opens one (an animated WebP is a video
-    /// too); its error names the show and the item.
-    private static func video(_ file: String, show: String, at jsonPath: String, log: Log,
-                              decoding: VideoDecoding) throws -> VideoSource {
-        let name = "--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file))"
-        do {
-            let start = try FileSystem.readStart(file, for: "--show", count: 4097)
-            if ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) == .text {
-                throw GloutError("\(name) is text, not a video")
-            }
-            var loaded: [String: ContentFile] = [:]
-            guard case .video(let video) = try ContentFile.load(file, log: log, decoding: decoding, loaded: &loaded) else {
-                throw GloutError("\(name) is a still picture; give it as an image item")
-            }
-            return video
-        } catch let error as GloutError where !error.message.hasPrefix(name) {
-            let message = error.message.split(separator: ": ", maxSplits: 1).dropFirst().first.map(String.init) ?? error.message
-            throw GloutError("\(name): \(message)")
-        }
-    }
-
     /// `item`, a video's, with its seconds: the video's own length where the item gives
     /// none; its crossfade checked against that.
     private static func timed(_ item: Show.ShowItem, video: VideoSource, show: String, at jsonPath: String) throws -> Show.ShowItem {
@@ -199,16 +178,38 @@ final class LoadedShow: Sendable {
     /// the item.
     private static func image(_ file: String, show: String, at jsonPath: String, log: Log,
                               loaded: inout [String: ContentFile]) throws -> ContentImage {
+        let opened = try open(file, as: "an image", show: show, at: jsonPath, log: log, decoding: .auto, loaded: &loaded)
+        guard case .image(let image) = opened.file else {
+            throw GloutError("\(opened.name) is a video or an animation; give it as a video item")
+        }
+        return image
+    }
+
+    /// The video an item names, opened as --content opens one (an animated WebP is a video
+    /// too); its error names the show and the item.
+    private static func video(_ file: String, show: String, at jsonPath: String, log: Log,
+                              decoding: VideoDecoding) throws -> VideoSource {
+        // Not kept with the show's other files: each zone decodes its own.
+        var loaded: [String: ContentFile] = [:]
+        let opened = try open(file, as: "a video", show: show, at: jsonPath, log: log, decoding: decoding, loaded: &loaded)
+        guard case .video(let video) = opened.file else {
+            throw GloutError("\(opened.name) is a still picture; give it as an image item")
+        }
+        return video
+    }
+
+    /// An item's file read as --content reads one, refused where it is text (`kind`: what
+    /// the item wanted); with the name its errors start with, which every error of the
+    /// read is given instead of --content's.
+    private static func open(_ file: String, as kind: String, show: String, at jsonPath: String, log: Log,
+                             decoding: VideoDecoding, loaded: inout [String: ContentFile]) throws -> (file: ContentFile, name: String) {
         let name = "--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file))"
         do {
             let start = try FileSystem.readStart(file, for: "--show", count: 4097)
             if ContentFile.kind(of: Array(start.prefix(4096)), cut: start.count > 4096) == .text {
-                throw GloutError("\(name) is text, not an image (a shader is a shader item)")
+                throw GloutError("\(name) is text, not \(kind)" + (kind == "an image" ? " (a shader is a shader item)" : ""))
             }
-            guard case .image(let image) = try ContentFile.load(file, log: log, loaded: &loaded) else {
-                throw GloutError("\(name) is a video or an animation; this glout's shows play still images")
-            }
-            return image
+            return (try ContentFile.load(file, log: log, decoding: decoding, loaded: &loaded), name)
         } catch let error as GloutError where !error.message.hasPrefix(name) {
             let message = error.message.split(separator: ": ", maxSplits: 1).dropFirst().first.map(String.init) ?? error.message
             throw GloutError("\(name): \(message)")

@@ -123,11 +123,7 @@ struct Show: Sendable, Equatable {
             for zone in zones {
                 for playlist in zone.playlists {
                     for item in playlist.items {
-                        switch item.source {
-                        case .image(let path), .video(let path), .shader(let path):
-                            if seen.insert(path).inserted { files.append(item.source) }
-                        case .color, .text: break
-                        }
+                        if let path = item.source.file, seen.insert(path).inserted { files.append(item.source) }
                     }
                 }
             }

@@ -57,10 +57,9 @@ final class ZoneVideos {
         var entry = playing[key] ?? Playing(video: video, showing: showing, drawnAt: frame.index)
         if entry.showing != showing { entry.player.cut(to: video) }
         (entry.showing, entry.drawnAt) = (showing, frame.index)
-        let nominal = Double(frame.duration.components.seconds) * 1e9 + Double(frame.duration.components.attoseconds) * 1e-9
         let (number, _) = entry.player.chooseFrame(
-            refresh: frame.index, at: frame.timestamp.nanoseconds, nominal: nominal, local: local, rate: 1,
-            framesPerSecond: video.timeline.framesPerSecond, frozen: frozen) {
+            refresh: frame.index, at: frame.timestamp.nanoseconds, nominal: Double(frame.duration.inNanoseconds), local: local,
+            rate: 1, framesPerSecond: video.timeline.framesPerSecond, frozen: frozen) {
             ZoneVideos.frameNumber(video.timeline, seconds: seconds, showing: showing, local: $0)
         }
         let (picture, isLate) = video.picture(for: number, consumer: ObjectIdentifier(entry.reader),
