@@ -409,8 +409,7 @@ final class ShowRenderer: OutputRenderer {
     /// the rate the output draws (a refresh, or --fps's interval), after no rest.
     private func missedRefreshes(before frame: DisplayLinkFrame) -> Int {
         guard let last, !restsAfterLast, frame.targetTimestamp > last.target else { return 0 }
-        let refresh = Double(last.period.components.seconds) * 1e9 + Double(last.period.components.attoseconds) * 1e-9
-        let period = max(refresh, slowest)
+        let period = max(Double(last.period.inNanoseconds), slowest)
         guard period > 0 else { return 0 }
         let refreshes = (Double((frame.targetTimestamp - last.target).inNanoseconds) / period).rounded()
         return refreshes.isFinite && refreshes > 1 ? Int(min(refreshes, 1e9)) - 1 : 0
@@ -418,8 +417,7 @@ final class ShowRenderer: OutputRenderer {
 
     /// The refresh after the last frame's target, on CLOCK_REALTIME.
     private func end(after last: (target: MonotonicInstant, period: Duration)) -> Double {
-        RealtimeClock.seconds(at: last.target) + Double(last.period.components.seconds)
-            + Double(last.period.components.attoseconds) * 1e-18
+        RealtimeClock.seconds(at: last.target) + last.period.inSeconds
     }
 
     /// Counts this frame for the item the zone shows, and logs the one it replaced.

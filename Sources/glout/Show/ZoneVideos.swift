@@ -57,13 +57,10 @@ final class ZoneVideos {
         var entry = playing[key] ?? Playing(video: video, showing: showing, drawnAt: frame.index)
         if entry.showing != showing { entry.player.cut(to: video) }
         (entry.showing, entry.drawnAt) = (showing, frame.index)
-        let (number, _) = entry.player.chooseFrame(
-            refresh: frame.index, at: frame.timestamp.nanoseconds, nominal: Double(frame.duration.inNanoseconds), local: local,
-            rate: 1, framesPerSecond: video.timeline.framesPerSecond, frozen: frozen) {
+        let (picture, isLate, _) = entry.player.take(video, frame: frame, local: local, rate: 1, frozen: frozen,
+                                                     consumer: ObjectIdentifier(entry.reader), waiting: waiting) {
             ZoneVideos.frameNumber(video.timeline, seconds: seconds, showing: showing, local: $0)
         }
-        let (picture, isLate) = video.picture(for: number, consumer: ObjectIdentifier(entry.reader),
-                                              now: frame.timestamp.nanoseconds, waiting: waiting)
         if isLate { late = true }
         entry.picture = picture
         playing[key] = entry

@@ -44,14 +44,10 @@ struct VideoPlayer {
         // whole number of this output's refreshes.
         let refresh = Double(output.currentMode?.refreshMilliHertz ?? 0) / 1000
         let rate = content.videoSync.rate(framesPerSecond: video.timeline.framesPerSecond, refreshHertz: refresh)
-        let nominal = Double(frame.duration.components.seconds) * 1e9 + Double(frame.duration.components.attoseconds) * 1e-9
-        let (number, refreshesPerFrame) = chooseFrame(
-            refresh: frame.index, at: frame.timestamp.nanoseconds, nominal: nominal, local: position.local, rate: rate,
-            framesPerSecond: video.timeline.framesPerSecond, frozen: frozen) {
+        let (picture, late, refreshesPerFrame) = take(video, frame: frame, local: position.local, rate: rate, frozen: frozen,
+                                                      consumer: consumer, waiting: waiting) {
             content.videoFrame(piece: position.index, local: $0, pass: position.pass)
         }
-        let (picture, late) = video.picture(for: number, consumer: consumer, now: frame.timestamp.nanoseconds,
-                                            waiting: waiting)
         let key = ObjectIdentifier(video)
         if let picture {
             var playback = playback[key] ?? (VideoCadence(), 0)
@@ -68,6 +64,21 @@ struct VideoPlayer {
             telemetry?.recordVideo(output.id, VideoPlayback(source: video, cadence: playback.cadence, lateRefreshes: playback.late))
         }
         return true
+    }
+
+    /// The frame of `video` that refresh `frame` shows, `local` seconds into it played at
+    /// `rate` (``chooseFrame(refresh:at:nominal:local:rate:framesPerSecond:frozen:frameAt:)``,
+    /// `frameAt` numbering the frames), as `consumer` has it from the decoder: nil before
+    /// it has one, and whether it is older than the one called for. With it, how many
+    /// refreshes a frame lasts.
+    mutating func take(_ video: VideoSource, frame: DisplayLinkFrame, local: Double, rate: Double, frozen: Bool,
+                       consumer: ObjectIdentifier, waiting: Double,
+                       frameAt: (Double) -> Int) -> (picture: VideoFrame?, late: Bool, refreshesPerFrame: Double?) {
+        let (number, refreshesPerFrame) = chooseFrame(
+            refresh: frame.index, at: frame.timestamp.nanoseconds, nominal: Double(frame.duration.inNanoseconds), local: local,
+            rate: rate, framesPerSecond: video.timeline.framesPerSecond, frozen: frozen, frameAt: frameAt)
+        let (picture, late) = video.picture(for: number, consumer: consumer, now: frame.timestamp.nanoseconds, waiting: waiting)
+        return (picture, late, refreshesPerFrame)
     }
 
     /// The number of the frame refresh `index`, which started at `nanoseconds` (the display
