@@ -2,7 +2,8 @@ import CPNG
 import WaylandOutputs
 
 /// An RGBA pixel image in memory, drawn on the CPU (plots) or read back from GL
-/// (snapshots, frame dumps), written out as PNG through libpng.
+/// (snapshots, frame dumps, screenshots), written out as PNG: a file through libpng, a
+/// screenshot in memory by ``PNGEncoder``.
 struct Bitmap {
     struct Color: Equatable {
         var r, g, b: UInt8
@@ -101,43 +102,10 @@ struct Bitmap {
         }
     }
 
-    /// The picture as an 8-bit RGBA PNG in memory (png_image_write_to_memory); `bottomUp`:
+    /// The picture as an 8-bit RGBA PNG in memory, made fast (``PNGEncoder``); `bottomUp`:
     /// its rows are bottom first, as glReadPixels gives them.
     func pngData(bottomUp: Bool = false) throws -> [UInt8] {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(width)
-        image.height = UInt32(height)
-        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-        // Speed over size: a screenshot is asked while glout draws.
-        image.flags = UInt32(PNG_IMAGE_FLAG_FAST)
-        let stride = Int32(width * 4) * (bottomUp ? -1 : 1)
-        // Compressed once, into room for the most it can take (png.h's
-        // PNG_IMAGE_PNG_SIZE_MAX, which Swift does not import); where a zlib wrote more,
-        // libpng says how much, and it is written again.
-        let raw = height * (width * 4 + 1)
-        let compressed = raw + (raw + 7) / 8 + (raw + 63) / 64 + 11
-        var size = 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192 + 1) + compressed
-        var data: [UInt8] = []
-        var ok: Int32 = 0
-        for _ in 0..<2 where ok == 0 {
-            data = [UInt8](repeating: 0, count: size)
-            let room = size
-            ok = pixels.withUnsafeBytes { bytes in
-                data.withUnsafeMutableBytes { out in
-                    png_image_write_to_memory(&image, out.baseAddress, &size, 0, bytes.baseAddress, stride, nil)
-                }
-            }
-            if ok == 0 && size <= room { break }
-        }
-        guard ok != 0 else {
-            let message = withUnsafeBytes(of: image.message) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            png_image_free(&image)
-            throw GloutError("cannot make a PNG: \(message)")
-        }
-        return Array(data.prefix(size))
+        try PNGEncoder.encode(pixels, width: width, height: height, bottomUp: bottomUp)
     }
 
     /// Writes the picture as an 8-bit RGBA PNG (png_image_write_to_file).
