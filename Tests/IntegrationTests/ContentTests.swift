@@ -13,7 +13,7 @@ final class ContentTests: IntegrationTestCase {
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
+        if let folder { try? FileManager.default.removeItem(at: folder) }
         super.tearDown()
     }
 

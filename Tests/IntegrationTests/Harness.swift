@@ -540,6 +540,7 @@ class SharedSwayTestCase: IntegrationTestCase {
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
+        // Nil where set-up threw before it made the folder (glout not built, no sway).
+        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 }

@@ -17,7 +17,7 @@ final class HotplugTests: IntegrationTestCase {
 
     override func tearDown() {
         rig = nil
-        try? FileManager.default.removeItem(at: folder)
+        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// A sway with `outputs` outputs that can be unplugged (see ``HotplugRig``).

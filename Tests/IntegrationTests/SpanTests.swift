@@ -14,7 +14,7 @@ final class SpanTests: IntegrationTestCase {
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
+        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// `glout snapshot --canvas`: the picture and where it says each part is, by

@@ -15,7 +15,7 @@ final class VideoTests: IntegrationTestCase {
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: folder)
+        if let folder { try? FileManager.default.removeItem(at: folder) }
         super.tearDown()
     }
 
