@@ -37,6 +37,10 @@ final class PNGEncoderTests: XCTestCase {
         }
     }
 
+    func test_anEmptyPictureIsAnErrorNotACrash() {
+        XCTAssertThrowsError(try PNGEncoder.encode([], width: 0, height: 0, bottomUp: false))
+    }
+
     func test_aFlatFrameCompressesToUnderOnePercent() throws {
         let png = try PNGEncoder.encode([UInt8](repeating: 90, count: 1920 * 1080 * 4), width: 1920, height: 1080, bottomUp: true)
         XCTAssertLessThan(png.count, 1920 * 1080 * 4 / 100)

@@ -9,8 +9,10 @@ enum PNGEncoder {
     /// The PNG of `pixels` (`width` x `height`, RGBA, rows top first, or bottom first
     /// where `bottomUp`, as glReadPixels gives them).
     static func encode(_ pixels: [UInt8], width: Int, height: Int, bottomUp: Bool) throws -> [UInt8] {
-        precondition(width > 0 && height > 0 && pixels.count == width * height * 4)
-        guard width <= Int(Int32.max) / 4, height <= Int(Int32.max) else { throw GloutError("cannot make a PNG of \(width)x\(height)") }
+        guard width > 0, height > 0, width <= Int(Int32.max) / 4, height <= Int(Int32.max) else {
+            throw GloutError("cannot make a PNG of \(width)x\(height) pixels")
+        }
+        precondition(pixels.count == width * height * 4, "PNGEncoder: \(pixels.count) bytes for \(width)x\(height)")
         let rowBytes = width * 4
         var stream = z_stream()
         guard deflateInit2_(&stream, 1, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
