@@ -99,6 +99,8 @@ final class ScenePrograms: Sendable {
     var video: GLuint { get throws { try program("video.frag") } }
     /// A show's text.
     var showText: GLuint { get throws { try program("show-text.frag") } }
+    /// A show's video frame, copied to its place in the zone.
+    var showCopy: GLuint { get throws { try program("show-copy.frag") } }
 
     /// Compiles the programs of these fragment shaders now, in the current context.
     func compile(_ fragments: [String]) throws {
@@ -158,6 +160,7 @@ final class ScenePrograms: Sendable {
         case "text.frag": "text.vert"
         case "triangle.frag": "triangle.vert"
         case "rings.frag": "rings.vert"
+        case "show-copy.frag": "show-copy.vert"
         default: "fullscreen.vert"
         }
     }

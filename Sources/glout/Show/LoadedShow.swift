@@ -29,8 +29,9 @@ final class LoadedShow: Sendable {
     enum Drawing: Sendable {
         case image(ContentImage, fit: ScaleMode, program: GLuint)
         /// A video's frames, converted to BGRA by libswscale once for every output, drawn
+        /// with `copy` (show-copy.frag) where the zone around them is cleared, else
         /// with the image program.
-        case video(VideoSource, fit: ScaleMode, program: GLuint)
+        case video(VideoSource, fit: ScaleMode, program: GLuint, copy: GLuint)
         case shader(program: GLuint)
         case colour(RGB, program: GLuint)
         /// Text in the font file fontconfig found for its name.
@@ -81,7 +82,8 @@ final class LoadedShow: Sendable {
                     }
                     videos[key] = try LoadedShow.video(file, show: path, at: jsonPath, log: log, decoding: decoding)
                 }
-                return .video(videos[key]!, fit: item.fit, program: try graphics.withSharedContext { try programs.image })
+                let (image, copy) = try graphics.withSharedContext { (try programs.image, try programs.showCopy) }
+                return .video(videos[key]!, fit: item.fit, program: image, copy: copy)
             case .image(let file):
                 if images[file] == nil {
                     let image = try LoadedShow.image(file, show: path, at: jsonPath, log: log, loaded: &loaded)
@@ -122,7 +124,7 @@ final class LoadedShow: Sendable {
                         try drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i), zone: "\(at).zones[\(z)]")
                     })
                     for (i, drawn) in drawings[p].enumerated() {
-                        guard case .video(let video, _, _) = drawn else { continue }
+                        guard case .video(let video, _, _, _) = drawn else { continue }
                         zone.playlists[p].items[i] = try LoadedShow.timed(zone.playlists[p].items[i], video: video, show: path,
                                                                           at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i))
                     }

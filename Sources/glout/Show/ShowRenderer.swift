@@ -129,7 +129,7 @@ final class ShowRenderer: OutputRenderer {
         guard position.mix >= 1 else { return nil }
         switch zone.drawing(position.current) {
         case .image, .colour: return Still(item: position.current, text: nil)
-        case .video(let video, _, _):
+        case .video(let video, _, _, _):
             let number = videos.frame(of: video, seconds: zone.item(position.current).seconds, showing: position.showing,
                                       local: position.local, frame: frame, frozen: frozen, waiting: waitsForVideoFrames ? 5 : 0)
             return number.map { Still(item: position.current, text: nil, videoFrame: $0, showing: position.showing) }
@@ -168,7 +168,7 @@ final class ShowRenderer: OutputRenderer {
     /// uploaded ahead (``ShowVideos/prepare(_:from:)``): its first refresh finds them.
     private func prepareVideo(of zone: LoadedShow.LoadedZone, show: LoadedShow, after time: Double) {
         guard let next = zone.timeline.position(at: time + 1), next.began > time,
-              case .video(let video, _, _) = zone.drawing(next.current) else { return }
+              case .video(let video, _, _, _) = zone.drawing(next.current) else { return }
         show.prepareVideo(video, from: ZoneVideos.frameNumber(video.timeline, seconds: zone.item(next.current).seconds,
                                                               showing: next.showing, local: 0))
     }
@@ -260,7 +260,8 @@ final class ShowRenderer: OutputRenderer {
             // (on a CPU rasterizer the passes cost per pixel: a 960x634 crossfade of text
             // or colours took about 13 ms of CPU a frame drawn whole); the passes draw the
             // rest.
-            if let pictures = clearOutsidePictures(zone, position: position, time: time, target: target, rect: rect) {
+            let pictures = clearOutsidePictures(zone, position: position, time: time, target: target, rect: rect)
+            if let pictures {
                 visible = pictures.intersection(placed.visible).flippedY(containerHeight: size.height)
                 glScissor(visible.x, visible.y, visible.width, visible.height)
             }
@@ -269,7 +270,7 @@ final class ShowRenderer: OutputRenderer {
                     draw(zone.drawing(previous), key: TextKey(zone: zone.zone.name, item: previous),
                          local: position.local + zone.item(previous).seconds, seconds: zone.item(previous).seconds,
                          showing: position.previousShowing, time: time, frame: frame, target: target, rect: rect, gl: gl,
-                         state: state)
+                         state: state, cleared: pictures != nil)
                 }
                 glEnable(GLenum(GL_BLEND))
                 glBlendColor(0, 0, 0, Float(position.mix))
@@ -277,7 +278,7 @@ final class ShowRenderer: OutputRenderer {
             }
             draw(zone.drawing(position.current), key: TextKey(zone: zone.zone.name, item: position.current),
                  local: position.local, seconds: zone.item(position.current).seconds, showing: position.showing, time: time,
-                 frame: frame, target: target, rect: rect, gl: gl, state: state)
+                 frame: frame, target: target, rect: rect, gl: gl, state: state, cleared: pictures != nil)
             glDisable(GLenum(GL_BLEND))
             glDisable(GLenum(GL_SCISSOR_TEST))
         }
@@ -337,10 +338,12 @@ final class ShowRenderer: OutputRenderer {
 
     /// Draws one item into the zone at `rect` (picture pixels from the top left; `gl`: the
     /// same in the framebuffer, whose viewport it is), `local` seconds into showing
-    /// `showing` of the item, which lasts `seconds`.
+    /// `showing` of the item, which lasts `seconds`. `cleared`: the zone around the item's
+    /// picture was cleared (``clearOutsidePictures(_:position:time:target:rect:)``), so
+    /// that a video's frame is copied to its place alone.
     private func draw(_ drawing: LoadedShow.Drawing, key: TextKey, local: Double, seconds: Double, showing: Int, time: Double,
-                      frame: DisplayLinkFrame, target: RenderTarget, rect: Rect, gl: Rect, state: Scene.State) {
-        let program: GLuint
+                      frame: DisplayLinkFrame, target: RenderTarget, rect: Rect, gl: Rect, state: Scene.State, cleared: Bool) {
+        var program: GLuint, corners: Int32 = 3
         var videoFrame: (video: VideoSource, binding: VideoTextures.Binding)?
         block.set(.canvas, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
         block.set(.accent, Double(state.contentAccent.r), Double(state.contentAccent.g), Double(state.contentAccent.b), 1)
@@ -353,7 +356,7 @@ final class ShowRenderer: OutputRenderer {
             block.set(.image, place.x, place.y, place.width, place.height)
             glBindTexture(GLenum(GL_TEXTURE_2D), image.texture?.name ?? 0)
             program = imageProgram
-        case .video(let video, let fit, let imageProgram):
+        case .video(let video, let fit, let imageProgram, let copy):
             // A video frame's rows are bottom first (as a blit into a framebuffer wants them):
             // placed upside down, it samples upright.
             let place = ContentImage.placement(width: video.width, height: video.height, in: rect.size, mode: fit)
@@ -364,7 +367,9 @@ final class ShowRenderer: OutputRenderer {
             let binding = videos.bind(video)
             videoFrame = binding.map { (video, $0) }
             glBindTexture(GLenum(GL_TEXTURE_2D), binding?.bgra ?? 0)
-            program = imageProgram
+            // Two triangles over the place (show-copy.vert); image.frag over the zone, black
+            // around the place, where the zone was not cleared.
+            (program, corners) = cleared ? (copy, 6) : (imageProgram, 3)
         case .colour(let colour, let textProgram):
             // No line: show-text.frag samples nothing and draws the background.
             block.set(.image, -2, -2, 1, 1)
@@ -378,7 +383,7 @@ final class ShowRenderer: OutputRenderer {
         }
         block.upload()
         glUseProgram(program)
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, corners)
         if let videoFrame { videos.finishedDrawing(videoFrame.video, binding: videoFrame.binding) }
     }
 
@@ -398,7 +403,7 @@ final class ShowRenderer: OutputRenderer {
                 // image.frag draws black around the picture; a video's too.
                 placed = ContentImage.placement(width: image.width, height: image.height, in: rect.size, mode: fit)
                 return (RGB(r: 0, g: 0, b: 0), ShowRenderer.pixels(placed, in: rect))
-            case .video(let video, let fit, _):
+            case .video(let video, let fit, _, _):
                 placed = ContentImage.placement(width: video.width, height: video.height, in: rect.size, mode: fit)
                 return (RGB(r: 0, g: 0, b: 0), ShowRenderer.pixels(placed, in: rect))
             case .text(let text, let font, _):
