@@ -25,6 +25,6 @@ layout(std140) uniform Frame {
     vec4 u_video1;  // --content video: R from V, G from U, G from V, B from U
     vec4 u_ringBands; // the content view's rings: the two bands they cover (RingBands), inner
                       // and outer radius of each in picture pixels (rings.vert)
-    vec4 u_textColour;     // a show's text: its colour (rgb), unused
-    vec4 u_textBackground; // a show's text: the colour behind it (rgb), unused
+    vec4 u_copyArea;       // a show's picture copied (show-copy.vert): the whole pixels it covers
+                           // (x, y, w, h, from the zone's top left)
 };

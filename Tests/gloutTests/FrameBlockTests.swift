@@ -37,7 +37,7 @@ final class FrameBlockTests: XCTestCase {
             XCTAssertEqual(field.vectors, declared.vectors, declared.name)
         }
         XCTAssertEqual(layout.last.map { $0.offset + 4 * $0.vectors }, FrameUniforms.floatCount)
-        XCTAssertEqual(FrameUniforms.floatCount, 32 * 4)
+        XCTAssertEqual(FrameUniforms.floatCount, 31 * 4)
     }
 
     func test_namedSettersWriteTheirUniformsFloats() throws {

@@ -120,8 +120,8 @@ final class Stage {
     /// not compile stops glout first.
     private static func firstPrograms(_ options: RunOptions, outputs: [Output], primary: Output?,
                                       files: [ContentFile]) -> [String] {
-        // A show draws images and colours with image.frag, text with show-text.frag.
-        if options.show != nil { return ["image.frag", "show-text.frag"] }
+        // A show draws images with image.frag; videos, text and colours with show-copy.
+        if options.show != nil { return ["image.frag", "show-copy.frag"] }
         switch options.scene {
         case .triangle: return ["triangle.frag"]
         case .pacing: return ["pacing.frag", "text.frag"]

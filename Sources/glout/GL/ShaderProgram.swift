@@ -97,9 +97,7 @@ final class ScenePrograms: Sendable {
     var rings: GLuint { get throws { try program("rings.frag") } }
     /// A --content video's frames.
     var video: GLuint { get throws { try program("video.frag") } }
-    /// A show's text.
-    var showText: GLuint { get throws { try program("show-text.frag") } }
-    /// A show's video frame, copied to its place in the zone.
+    /// A show's video frames, text and colours, copied to their place in a zone.
     var showCopy: GLuint { get throws { try program("show-copy.frag") } }
 
     /// Compiles the programs of these fragment shaders now, in the current context.

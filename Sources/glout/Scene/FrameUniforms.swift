@@ -1,5 +1,5 @@
 /// The values of the `Frame` uniform block (shaders/frame.glsl), by name, as std140 lays
-/// them out: 32 vec4s, 128 floats. Plain memory, apart from the GL buffer they go to
+/// them out: 31 vec4s, 124 floats. Plain memory, apart from the GL buffer they go to
 /// (``FrameBlock``); written in place so a frame allocates nothing.
 struct FrameUniforms {
     /// Each vec4 of the block by its name in frame.glsl, and the float it starts at.
@@ -9,7 +9,7 @@ struct FrameUniforms {
         case markers = 36
         case grid = 76, span0 = 80, span1 = 84, span2 = 88, image = 92
         case pacing0 = 96, pacing1 = 100, pacing2 = 104, video0 = 108, video1 = 112, ringBands = 116
-        case textColour = 120, textBackground = 124
+        case copyArea = 120
 
         /// Its name in frame.glsl.
         var glslName: String { "u_\(self)" }
@@ -17,7 +17,7 @@ struct FrameUniforms {
         var vectors: Int { self == .markers ? FrameUniforms.maxMarkers : 1 }
     }
 
-    static let floatCount = 128
+    static let floatCount = 124
     /// The length of u_markers.
     static let maxMarkers = 10
     private(set) var floats = [Float](repeating: 0, count: FrameUniforms.floatCount)

@@ -13,6 +13,8 @@ final class LoadedShow: Sendable {
     let zones: [[LoadedZone]]
     /// The span's zones (``Show/span``).
     let spanZones: [LoadedZone]
+    /// show-copy, which draws a video's frames, text and plain colours.
+    let copyProgram: GLuint
     /// The videos, a decoder per zone and file (a zone numbers its video's frames by its
     /// own loop); stopped by ``ShowVideos`` once no output draws the show.
     private let videos: ShowVideos
@@ -28,14 +30,14 @@ final class LoadedShow: Sendable {
     /// What an item draws.
     enum Drawing: Sendable {
         case image(ContentImage, fit: ScaleMode, program: GLuint)
-        /// A video's frames, converted to BGRA by libswscale once for every output, drawn
-        /// with `copy` (show-copy.frag) where the zone around them is cleared, else
-        /// with the image program.
-        case video(VideoSource, fit: ScaleMode, program: GLuint, copy: GLuint)
+        /// A video's frames, converted to BGRA by libswscale once for every output, copied
+        /// (``copyProgram``).
+        case video(VideoSource, fit: ScaleMode)
         case shader(program: GLuint)
-        case colour(RGB, program: GLuint)
-        /// Text in the font file fontconfig found for its name.
-        case text(TextItem, font: String, program: GLuint)
+        case colour(RGB)
+        /// Text in the font file fontconfig found for its name, copied from a line in its
+        /// colours (``TextLine``).
+        case text(TextItem, font: String)
     }
 
     /// A zone, its timeline, and what each item of each playlist draws.
@@ -58,6 +60,7 @@ final class LoadedShow: Sendable {
          decoding: VideoDecoding = .auto, releases: DispatchGroup = DispatchGroup(),
          allowed: (String) -> Bool = { _ in true }) throws {
         let text = try FileSystem.readText(path, for: "--show")
+        copyProgram = try graphics.withSharedContext { try programs.showCopy }
         do {
             show = try ShowParser.parse(text, path: path)
         } catch {
@@ -82,8 +85,7 @@ final class LoadedShow: Sendable {
                     }
                     videos[key] = try LoadedShow.video(file, show: path, at: jsonPath, log: log, decoding: decoding)
                 }
-                let (image, copy) = try graphics.withSharedContext { (try programs.image, try programs.showCopy) }
-                return .video(videos[key]!, fit: item.fit, program: image, copy: copy)
+                return .video(videos[key]!, fit: item.fit)
             case .image(let file):
                 if images[file] == nil {
                     let image = try LoadedShow.image(file, show: path, at: jsonPath, log: log, loaded: &loaded)
@@ -106,13 +108,12 @@ final class LoadedShow: Sendable {
                 }
                 return .shader(program: shaders[file]!)
             case .color(let rgb):
-                // Drawn as text's background with no text: no texture to sample per pixel.
-                return .colour(rgb, program: try graphics.withSharedContext { try programs.showText })
+                return .colour(rgb)
             case .text(let text):
                 if fonts[text.font] == nil {
                     fonts[text.font] = try LoadedShow.font(text.font, show: path, at: jsonPath, log: log)
                 }
-                return .text(text, font: fonts[text.font]!, program: try graphics.withSharedContext { try programs.showText })
+                return .text(text, font: fonts[text.font]!)
             }
         }
         func load(_ zones: [Show.Zone], at: String) throws -> [LoadedZone] {
@@ -124,7 +125,7 @@ final class LoadedShow: Sendable {
                         try drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i), zone: "\(at).zones[\(z)]")
                     })
                     for (i, drawn) in drawings[p].enumerated() {
-                        guard case .video(let video, _, _, _) = drawn else { continue }
+                        guard case .video(let video, _) = drawn else { continue }
                         zone.playlists[p].items[i] = try LoadedShow.timed(zone.playlists[p].items[i], video: video, show: path,
                                                                           at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i))
                     }

@@ -15,6 +15,7 @@ final class ShowRenderer: OutputRenderer {
     private let screenshots: Screenshots?
     private let stall: FrameStall
     private let block = FrameBlock()
+    private lazy var painter = ZonePainter(block: block)
     /// What each zone (by name) showed last, for the play log.
     private var showings: [String: Showing] = [:]
     private var output = ""
@@ -129,12 +130,12 @@ final class ShowRenderer: OutputRenderer {
         guard position.mix >= 1 else { return nil }
         switch zone.drawing(position.current) {
         case .image, .colour: return Still(item: position.current, text: nil)
-        case .video(let video, _, _, _):
+        case .video(let video, _):
             let number = videos.frame(of: video, seconds: zone.item(position.current).seconds, showing: position.showing,
                                       local: position.local, frame: frame, frozen: frozen, waiting: waitsForVideoFrames ? 5 : 0)
             return number.map { Still(item: position.current, text: nil, videoFrame: $0, showing: position.showing) }
         case .shader: return nil
-        case .text(let text, _, _):
+        case .text(let text, _):
             switch text.kind {
             case .label: return Still(item: position.current, text: nil)
             case .clock: return Still(item: position.current, text: text.text(at: time))
@@ -168,7 +169,7 @@ final class ShowRenderer: OutputRenderer {
     /// uploaded ahead (``ShowVideos/prepare(_:from:)``): its first refresh finds them.
     private func prepareVideo(of zone: LoadedShow.LoadedZone, show: LoadedShow, after time: Double) {
         guard let next = zone.timeline.position(at: time + 1), next.began > time,
-              case .video(let video, _, _, _) = zone.drawing(next.current) else { return }
+              case .video(let video, _) = zone.drawing(next.current) else { return }
         show.prepareVideo(video, from: ZoneVideos.frameNumber(video.timeline, seconds: zone.item(next.current).seconds,
                                                               showing: next.showing, local: 0))
     }
@@ -243,42 +244,16 @@ final class ShowRenderer: OutputRenderer {
         var changed: [Rect] = []
         var shown = Set<String>()
         for (index, placed) in zones.enumerated() {
-            let (zone, rect) = (placed.zone, placed.rect)
+            let zone = placed.zone
             drawnStill[zone.zone.name] = placed.position == nil ? Still.empty : placed.still
             guard let position = placed.position else { continue }
             shown.insert(zone.zone.name)
             account(zone: zone, of: show, position: position, realtime: realtime, missed: missed)
             guard dirty[index] else { continue }
             changed.append(placed.visible)
-            let gl = rect.flippedY(containerHeight: size.height)
-            glViewport(gl.x, gl.y, gl.width, gl.height)
             // Nothing outside the zone, or outside the output, is touched.
             glEnable(GLenum(GL_SCISSOR_TEST))
-            var visible = placed.visible.flippedY(containerHeight: size.height)
-            glScissor(visible.x, visible.y, visible.width, visible.height)
-            // Where neither item has its picture, a clear puts their plain colours, mixed
-            // (on a CPU rasterizer the passes cost per pixel: a 960x634 crossfade of text
-            // or colours took about 13 ms of CPU a frame drawn whole); the passes draw the
-            // rest.
-            let pictures = clearOutsidePictures(zone, position: position, time: time, target: target, rect: rect)
-            if let pictures {
-                visible = pictures.intersection(placed.visible).flippedY(containerHeight: size.height)
-                glScissor(visible.x, visible.y, visible.width, visible.height)
-            }
-            if position.mix < 1 {
-                if let previous = position.previous {
-                    draw(zone.drawing(previous), key: TextKey(zone: zone.zone.name, item: previous),
-                         local: position.local + zone.item(previous).seconds, seconds: zone.item(previous).seconds,
-                         showing: position.previousShowing, time: time, frame: frame, target: target, rect: rect, gl: gl,
-                         state: state, cleared: pictures != nil)
-                }
-                glEnable(GLenum(GL_BLEND))
-                glBlendColor(0, 0, 0, Float(position.mix))
-                glBlendFunc(GLenum(GL_CONSTANT_ALPHA), GLenum(GL_ONE_MINUS_CONSTANT_ALPHA))
-            }
-            draw(zone.drawing(position.current), key: TextKey(zone: zone.zone.name, item: position.current),
-                 local: position.local, seconds: zone.item(position.current).seconds, showing: position.showing, time: time,
-                 frame: frame, target: target, rect: rect, gl: gl, state: state, cleared: pictures != nil)
+            drawZone(zone, position: position, placed: placed, time: time, frame: frame, target: target, state: state, show: show)
             glDisable(GLenum(GL_BLEND))
             glDisable(GLenum(GL_SCISSOR_TEST))
         }
@@ -336,108 +311,122 @@ final class ShowRenderer: OutputRenderer {
         return (whole, dirty)
     }
 
-    /// Draws one item into the zone at `rect` (picture pixels from the top left; `gl`: the
-    /// same in the framebuffer, whose viewport it is), `local` seconds into showing
-    /// `showing` of the item, which lasts `seconds`. `cleared`: the zone around the item's
-    /// picture was cleared (``clearOutsidePictures(_:position:time:target:rect:)``), so
-    /// that a video's frame is copied to its place alone.
-    private func draw(_ drawing: LoadedShow.Drawing, key: TextKey, local: Double, seconds: Double, showing: Int, time: Double,
-                      frame: DisplayLinkFrame, target: RenderTarget, rect: Rect, gl: Rect, state: Scene.State, cleared: Bool) {
-        var program: GLuint, corners: Int32 = 3
-        var videoFrame: (video: VideoSource, binding: VideoTextures.Binding)?
+    /// Draws the zone's item, and while it crossfades in the one before it, within the
+    /// zone's visible part. Where both are plain colours and pictures (no shader) and the
+    /// new one does not come in over what is beneath the zone, the zone is cleared to their
+    /// plain colours, mixed as the crossfade has them, and only the box around their
+    /// pictures is painted again (``ZonePainter``); else each item over the whole visible
+    /// part, a shader by its own pass.
+    private func drawZone(_ zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position, placed: PlacedZone, time: Double,
+                          frame: DisplayLinkFrame, target: RenderTarget, state: Scene.State, show: LoadedShow) {
+        let (rect, height) = (placed.rect, target.pixelSize.height)
+        let gl = rect.flippedY(containerHeight: height)
+        glViewport(gl.x, gl.y, gl.width, gl.height)
+        let fading = position.mix < 1
+        let previous = fading ? position.previous : nil
+        var bindings: [(video: VideoSource, binding: VideoTextures.Binding)] = []
+        defer { for taken in bindings { videos.finishedDrawing(taken.video, binding: taken.binding) } }
+        func look(_ item: ZoneTimeline.ItemRef, local: Double, showing: Int) -> ItemLook? {
+            self.look(of: zone, item: item, local: local, showing: showing, time: time, frame: frame, target: target, rect: rect,
+                      state: state, show: show, bindings: &bindings)
+        }
+        let current = look(position.current, local: position.local, showing: position.showing)
+        // The item before: nil where there is none; a nil look, a shader.
+        let before = previous.map { look($0, local: position.local + zone.item($0).seconds, showing: position.previousShowing) }
+        var region = placed.visible
+        if let current, !fading || (before.map { $0 != nil } ?? false) {
+            var plain = current.plain
+            var pictures = [current.picture?.pixels]
+            if case .some(.some(let before)) = before {
+                let mix = Float(position.mix)
+                plain = RGB(r: before.plain.r + (plain.r - before.plain.r) * mix, g: before.plain.g + (plain.g - before.plain.g) * mix,
+                            b: before.plain.b + (plain.b - before.plain.b) * mix)
+                pictures.append(before.picture?.pixels)
+            }
+            let visible = placed.visible.flippedY(containerHeight: height)
+            glScissor(visible.x, visible.y, visible.width, visible.height)
+            glClearColor(plain.r, plain.g, plain.b, 1)
+            glClear(GLenum(GL_COLOR_BUFFER_BIT))
+            let box = pictures.compactMap { $0 }.reduce(nil) { (box: Rect?, next: Rect) in box?.union(next) ?? next }
+            region = box?.intersection(placed.visible) ?? Rect(x: rect.x, y: rect.y, width: 0, height: 0)
+        }
+        if fading {
+            if let previous, let before {
+                if let before {
+                    painter.paint(before, in: region, zone: rect, height: height, blended: false, copy: show.copyProgram)
+                } else {
+                    drawShader(zone.drawing(previous), local: position.local + zone.item(previous).seconds, in: region, zone: rect,
+                               frame: frame, target: target, state: state)
+                }
+            }
+            glEnable(GLenum(GL_BLEND))
+            glBlendColor(0, 0, 0, Float(position.mix))
+            glBlendFunc(GLenum(GL_CONSTANT_ALPHA), GLenum(GL_ONE_MINUS_CONSTANT_ALPHA))
+        }
+        if let current {
+            painter.paint(current, in: region, zone: rect, height: height, blended: fading, copy: show.copyProgram)
+        } else {
+            drawShader(zone.drawing(position.current), local: position.local, in: region, zone: rect, frame: frame, target: target,
+                       state: state)
+        }
+        glDisable(GLenum(GL_BLEND))
+    }
+
+    /// How `item` of `zone` looks `local` seconds into showing `showing` of it (nil: a
+    /// shader): a video's frame is taken for the refresh, and its binding kept in
+    /// `bindings` until the zone is drawn.
+    private func look(of zone: LoadedShow.LoadedZone, item: ZoneTimeline.ItemRef, local: Double, showing: Int, time: Double,
+                      frame: DisplayLinkFrame, target: RenderTarget, rect: Rect, state: Scene.State, show: LoadedShow,
+                      bindings: inout [(video: VideoSource, binding: VideoTextures.Binding)]) -> ItemLook? {
+        let black = RGB(r: 0, g: 0, b: 0)
+        switch zone.drawing(item) {
+        case .shader: return nil
+        case .colour(let colour): return ItemLook(plain: colour, picture: nil)
+        case .image(let image, let fit, let program):
+            // image.frag draws black around the picture.
+            let place = ContentImage.placement(width: image.width, height: image.height, in: rect.size, mode: fit)
+            return ItemLook(plain: black, picture: ItemLook.pixels(place, in: rect).map {
+                ItemLook.Picture(place: place, pixels: $0, texture: image.texture?.name ?? 0, program: program, corners: 3)
+            })
+        case .video(let video, let fit):
+            let place = ContentImage.placement(width: video.width, height: video.height, in: rect.size, mode: fit)
+            // Taken in ``place(_:frame:in:)`` for an item that shows alone (then this finds it), here for one mixed.
+            _ = videos.frame(of: video, seconds: zone.item(item).seconds, showing: showing, local: local, frame: frame,
+                             frozen: state.frozen != nil, waiting: waitsForVideoFrames ? 5 : 0)
+            guard let binding = videos.bind(video) else { return ItemLook(plain: black, picture: nil) }
+            bindings.append((video, binding))
+            guard let texture = binding.bgra, let pixels = ItemLook.pixels(place, in: rect) else {
+                return ItemLook(plain: black, picture: nil)
+            }
+            // A video frame's rows are bottom first (as a blit into a framebuffer wants
+            // them): placed upside down, it samples upright.
+            return ItemLook(plain: black, picture: ItemLook.Picture(place: (place.x, place.y + place.height, place.width, -place.height),
+                                                                    pixels: pixels, texture: texture, program: show.copyProgram,
+                                                                    corners: 6))
+        case .text(let text, let font):
+            let (line, place) = layOut(text, font: font, key: TextKey(zone: zone.zone.name, item: item), local: local, time: time,
+                                       rect: rect, pixelsPerPoint: target.pixelsPerPoint)
+            return ItemLook(plain: text.background, picture: ItemLook.pixels(place, in: rect).map {
+                ItemLook.Picture(place: place, pixels: $0, texture: line.texture, program: show.copyProgram, corners: 6)
+            })
+        }
+    }
+
+    /// Draws a shader item over the zone at `zone` (the output's picture pixels from its top
+    /// left, the viewport), within `region`.
+    private func drawShader(_ drawing: LoadedShow.Drawing, local: Double, in region: Rect, zone: Rect, frame: DisplayLinkFrame,
+                            target: RenderTarget, state: Scene.State) {
+        guard case .shader(let program) = drawing else { return }
+        let gl = zone.flippedY(containerHeight: target.pixelSize.height)
+        let scissor = region.flippedY(containerHeight: target.pixelSize.height)
+        glScissor(scissor.x, scissor.y, scissor.width, scissor.height)
         block.set(.canvas, Double(gl.x), Double(gl.y), Double(gl.width), Double(gl.height))
         block.set(.accent, Double(state.contentAccent.r), Double(state.contentAccent.g), Double(state.contentAccent.b), 1)
         block.set(.timing, local.truncatingRemainder(dividingBy: 3600), Double(frame.index), target.pixelsPerPoint, 0)
-        block.set(.safe, 0, 0, Double(rect.width), Double(rect.height))
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        switch drawing {
-        case .image(let image, let fit, let imageProgram):
-            let place = ContentImage.placement(width: image.width, height: image.height, in: rect.size, mode: fit)
-            block.set(.image, place.x, place.y, place.width, place.height)
-            glBindTexture(GLenum(GL_TEXTURE_2D), image.texture?.name ?? 0)
-            program = imageProgram
-        case .video(let video, let fit, let imageProgram, let copy):
-            // A video frame's rows are bottom first (as a blit into a framebuffer wants them):
-            // placed upside down, it samples upright.
-            let place = ContentImage.placement(width: video.width, height: video.height, in: rect.size, mode: fit)
-            block.set(.image, place.x, place.y + place.height, place.width, -place.height)
-            // Taken in ``place(_:frame:in:)`` for an item that shows alone, here for one mixed.
-            _ = videos.frame(of: video, seconds: seconds, showing: showing, local: local, frame: frame,
-                             frozen: state.frozen != nil, waiting: waitsForVideoFrames ? 5 : 0)
-            let binding = videos.bind(video)
-            videoFrame = binding.map { (video, $0) }
-            glBindTexture(GLenum(GL_TEXTURE_2D), binding?.bgra ?? 0)
-            // Two triangles over the place (show-copy.vert); image.frag over the zone, black
-            // around the place, where the zone was not cleared.
-            (program, corners) = cleared ? (copy, 6) : (imageProgram, 3)
-        case .colour(let colour, let textProgram):
-            // No line: show-text.frag samples nothing and draws the background.
-            block.set(.image, -2, -2, 1, 1)
-            block.set(.textBackground, Double(colour.r), Double(colour.g), Double(colour.b), 1)
-            program = textProgram
-        case .shader(let shader):
-            program = shader
-        case .text(let text, let font, let textProgram):
-            placeText(text, font: font, key: key, local: local, time: time, rect: rect, pixelsPerPoint: target.pixelsPerPoint)
-            program = textProgram
-        }
+        block.set(.safe, 0, 0, Double(zone.width), Double(zone.height))
         block.upload()
         glUseProgram(program)
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, corners)
-        if let videoFrame { videos.finishedDrawing(videoFrame.video, binding: videoFrame.binding) }
-    }
-
-    /// Clears the zone's visible part (the scissor) to the plain colour of the items the
-    /// frame shows there, mixed as the crossfade has them, and says where in `rect` (picture
-    /// pixels from the top left) their pictures are, which the passes draw; or does nothing
-    /// (nil) where the passes must draw it all: an item is a shader, or one comes in over
-    /// what is beneath the zone.
-    private func clearOutsidePictures(_ zone: LoadedShow.LoadedZone, position: ZoneTimeline.Position, time: Double,
-                                      target: RenderTarget, rect: Rect) -> Rect? {
-        func footprint(_ item: ZoneTimeline.ItemRef, local: Double) -> (plain: RGB, picture: Rect?)? {
-            let placed: (x: Double, y: Double, width: Double, height: Double)
-            switch zone.drawing(item) {
-            case .shader: return nil
-            case .colour(let colour, _): return (colour, nil)
-            case .image(let image, let fit, _):
-                // image.frag draws black around the picture; a video's too.
-                placed = ContentImage.placement(width: image.width, height: image.height, in: rect.size, mode: fit)
-                return (RGB(r: 0, g: 0, b: 0), ShowRenderer.pixels(placed, in: rect))
-            case .video(let video, let fit, _, _):
-                placed = ContentImage.placement(width: video.width, height: video.height, in: rect.size, mode: fit)
-                return (RGB(r: 0, g: 0, b: 0), ShowRenderer.pixels(placed, in: rect))
-            case .text(let text, let font, _):
-                let line = layOut(text, font: font, key: TextKey(zone: zone.zone.name, item: item), local: local, time: time,
-                                  rect: rect, pixelsPerPoint: target.pixelsPerPoint)
-                return (text.background, ShowRenderer.pixels(line.place, in: rect))
-            }
-        }
-        guard let now = footprint(position.current, local: position.local) else { return nil }
-        var plain = now.plain, pictures = [now.picture]
-        if position.mix < 1 {
-            guard let previous = position.previous,
-                  let before = footprint(previous, local: position.local + zone.item(previous).seconds) else { return nil }
-            let mix = Float(position.mix)
-            plain = RGB(r: before.plain.r + (plain.r - before.plain.r) * mix, g: before.plain.g + (plain.g - before.plain.g) * mix,
-                        b: before.plain.b + (plain.b - before.plain.b) * mix)
-            pictures.append(before.picture)
-        }
-        glClearColor(plain.r, plain.g, plain.b, 1)
-        glClear(GLenum(GL_COLOR_BUFFER_BIT))
-        let box = pictures.compactMap { $0 }.reduce(nil) { (box: Rect?, next: Rect) in box?.union(next) ?? next }
-        return box ?? Rect(x: rect.x, y: rect.y, width: 0, height: 0)
-    }
-
-    /// A place in a zone (picture pixels from the zone's top left) as whole pixels of the
-    /// picture, grown outward and cut at the zone's edges (nil: none of it is in the zone).
-    private static func pixels(_ place: (x: Double, y: Double, width: Double, height: Double), in rect: Rect) -> Rect? {
-        guard place.width > 0, place.height > 0, place.x.isFinite, place.y.isFinite else { return nil }
-        let left = max(0, min(Double(rect.width), place.x.rounded(.down)))
-        let top = max(0, min(Double(rect.height), place.y.rounded(.down)))
-        let right = max(0, min(Double(rect.width), (place.x + place.width).rounded(.up)))
-        let bottom = max(0, min(Double(rect.height), (place.y + place.height).rounded(.up)))
-        guard right > left, bottom > top else { return nil }
-        return Rect(x: rect.x + Int32(left), y: rect.y + Int32(top), width: Int32(right - left), height: Int32(bottom - top))
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
     /// Makes the line of `text` as it reads at `time` and places it in the zone (picture
@@ -452,7 +441,8 @@ final class ShowRenderer: OutputRenderer {
         let line = lines[key] ?? TextLine(smooth: smooth)
         lines[key] = line
         let pixelSize = Int(max(4, min(1024, (text.size * pixelsPerPoint).rounded())))
-        line.update(text.text(at: time), font: font, pixelSize: pixelSize, faces: &faces)
+        line.update(text.text(at: time), font: font, pixelSize: pixelSize, colour: text.colour, background: text.background,
+                    faces: &faces)
         let (width, height) = (Double(line.width), Double(line.height))
         let zone = (width: Double(rect.width), height: Double(rect.height))
         let y = ((zone.height - height) / 2).rounded()
@@ -466,17 +456,6 @@ final class ShowRenderer: OutputRenderer {
         case (_, .right): x = zone.width - width - margin
         }
         return (line, (x, y, width, height))
-    }
-
-    /// Lays out the line of `text` (``layOut(_:font:key:local:time:rect:pixelsPerPoint:)``)
-    /// and binds it where show-text.frag draws it.
-    private func placeText(_ text: TextItem, font: String, key: TextKey, local: Double, time: Double, rect: Rect,
-                           pixelsPerPoint: Double) {
-        let (line, place) = layOut(text, font: font, key: key, local: local, time: time, rect: rect, pixelsPerPoint: pixelsPerPoint)
-        block.set(.image, place.x, place.y, place.width, place.height)
-        block.set(.textColour, Double(text.colour.r), Double(text.colour.g), Double(text.colour.b), 1)
-        block.set(.textBackground, Double(text.background.r), Double(text.background.g), Double(text.background.b), 1)
-        glBindTexture(GLenum(GL_TEXTURE_2D), line.texture)
     }
 
     /// Refreshes between the last frame's target and this one's that got no frame: at
@@ -528,12 +507,5 @@ private extension Rect {
     /// Whether the two share a pixel.
     func overlaps(_ other: Rect) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
-    }
-
-    /// The part the two share (empty, at this one's origin: none).
-    func intersection(_ other: Rect) -> Rect {
-        guard overlaps(other) else { return Rect(x: x, y: y, width: 0, height: 0) }
-        let left = Swift.max(x, other.x), top = Swift.max(y, other.y)
-        return Rect(x: left, y: top, width: Swift.min(maxX, other.maxX) - left, height: Swift.min(maxY, other.maxY) - top)
     }
 }

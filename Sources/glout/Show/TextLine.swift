@@ -1,15 +1,15 @@
 import CGLES
 import WaylandOutputs
 
-/// One line of a show's text, rasterized by FreeType into a coverage texture (R8) of the
-/// renderer's context, which show-text.frag draws in the text's colour over its
-/// background. Made again only when the text or its size changes (a clock: once a second
+/// One line of a show's text, rasterized by FreeType and mixed into its colour over its
+/// background, in a BGRA texture of the renderer's context that show-copy draws as it is.
+/// Made again only when the text, its size or its colours change (a clock: once a second
 /// at most).
 final class TextLine {
     private(set) var texture: GLuint = 0
     private(set) var width = 0
     private(set) var height = 0
-    private var made: (text: String, pixelSize: Int, font: String)?
+    private var made: (text: String, pixelSize: Int, font: String, colour: RGB, background: RGB)?
     /// Sampled linearly (a line at fractions of a pixel), else the nearest texel.
     private let smooth: Bool
 
@@ -24,11 +24,12 @@ final class TextLine {
     /// The widest line glout makes (the texture size GLES 3 drivers such as llvmpipe allow): a longer line is cut.
     static let widest = 16_384
 
-    /// Makes the texture of `text` in the font at `font` at `pixelSize` pixels, unless it
-    /// holds it already; `faces` keeps the fonts loaded.
-    func update(_ text: String, font: String, pixelSize: Int, faces: inout [String: FontFace]) {
-        if let made, made.text == text, made.pixelSize == pixelSize, made.font == font { return }
-        made = (text, pixelSize, font)
+    /// Makes the texture of `text` in the font at `font` at `pixelSize` pixels, in `colour`
+    /// over `background`, unless it holds it already; `faces` keeps the fonts loaded.
+    func update(_ text: String, font: String, pixelSize: Int, colour: RGB, background: RGB, faces: inout [String: FontFace]) {
+        if let made, made.text == text, made.pixelSize == pixelSize, made.font == font, made.colour == colour,
+           made.background == background { return }
+        made = (text, pixelSize, font, colour, background)
         let key = "\(pixelSize) \(font)"
         if faces[key] == nil { faces[key] = try? FontFace(pixelSize: pixelSize, path: font) }
         guard let face = faces[key] else {
@@ -49,10 +50,29 @@ final class TextLine {
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        coverage.withUnsafeBytes { bytes in
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(max(1, lineWidth)), GLsizei(max(1, lineHeight)), 0,
-                         GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        let pixels = TextLine.coloured(coverage, colour: colour, background: background)
+        pixels.withUnsafeBytes { bytes in
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(RenderTarget.bgraFormat), GLsizei(max(1, lineWidth)),
+                         GLsizei(max(1, lineHeight)), 0, RenderTarget.bgraFormat, GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+    }
+
+    /// Coverage (0 to 255 a pixel) as `colour` over `background`, in bytes B, G, R, A.
+    static func coloured(_ coverage: [UInt8], colour: RGB, background: RGB) -> [UInt8] {
+        func byte(_ value: Float) -> Float { (max(0, min(1, value.isFinite ? value : 0)) * 255).rounded() }
+        // Each channel's value at every coverage, looked up rather than mixed per pixel.
+        let channels = [(background.b, colour.b), (background.g, colour.g), (background.r, colour.r)]
+        let table = (0...255).map { level -> (UInt8, UInt8, UInt8) in
+            let c = channels.map { from, to in UInt8(byte(from + (to - from) * Float(level) / 255)) }
+            return (c[0], c[1], c[2])
+        }
+        return [UInt8](unsafeUninitializedCapacity: coverage.count * 4) { buffer, count in
+            for (i, level) in coverage.enumerated() {
+                let (b, g, r) = table[Int(level)]
+                (buffer[4 * i], buffer[4 * i + 1], buffer[4 * i + 2], buffer[4 * i + 3]) = (b, g, r, 255)
+            }
+            count = coverage.count * 4
         }
     }
 
