@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A show's ticker (a band along the bottom, as in the lobby show) on a 60 Hz and a 144 Hz
-# output of one headless sway at once, for SECONDS
-# (default 60): where each frame draws the ticker follows from its target time, so its
-# advance from the frame before is the speed times the time between the two targets.
-# From --landings-json, for each output: the refresh period (the median time between
-# targets), the share of frames whose advance is the speed times one period within
-# 0.5 px, the largest error of those, and the frames that came a refresh or more late
-# (a jump of two periods or more: refreshes missed).
+# output of one headless sway at once, for SECONDS (default 60). From --landings-json,
+# which gives for each refresh its target and how far it drew the ticker's line
+# (ticker_px), for each output: the refresh period (the median time between targets);
+# the share of refreshes whose advance is the speed times one period within 0.5 px, and
+# the largest error (a frame N periods after the last is to advance N times as far; one
+# 1.4 to 1.6 periods after it, once or twice); the frames that came a refresh or more
+# late (refreshes missed); and how far the line was from where the content clock alone
+# puts it (the same on every output and machine of a span), at most.
 #
 #   bench/ticker.sh [SECONDS] [SPEED]   (default 60, 120 points a second)
 #
@@ -32,17 +33,30 @@ JSON
 python3 - "$work/landings.json" "$speed" "$seconds" <<'PY'
 import json, statistics, sys
 landings, speed, seconds = json.load(open(sys.argv[1])), float(sys.argv[2]), float(sys.argv[3])
+offset = landings["realtime_minus_monotonic_ns"]
 for output in landings["outputs"]:
-    targets = [f["target_ns"] for f in output["frames"]]
+    frames = [f for f in output["frames"] if "ticker_px" in f]
     # The last SECONDS of the run (the frame log holds the last 4096 frames).
-    targets = [t for t in targets if t >= targets[-1] - seconds * 1e9]
-    steps = [(b - a) / 1e9 for a, b in zip(targets, targets[1:])]
+    frames = [f for f in frames if f["target_ns"] >= frames[-1]["target_ns"] - seconds * 1e9]
+    # Consecutive frames of one showing (at a whole hour the item begins again).
+    pairs = [(a, b) for a, b in zip(frames, frames[1:]) if b["index"] == a["index"] + 1 and b["ticker_px"] >= a["ticker_px"]]
+    steps = [(b["target_ns"] - a["target_ns"]) / 1e9 for a, b in pairs]
     period = statistics.median(steps)
-    single = [s for s in steps if s < 1.5 * period]
-    errors = [abs(speed * (s - period)) for s in single]
+    refreshes = [max(1, round(s / period)) for s in steps]
+    # A frame 1.4 to 1.6 periods after the last came as much a refresh late as early by
+    # half of one: either count of refreshes is taken.
+    def counts(step):
+        n = step / period
+        return {max(1, int(n)), max(1, int(n) + 1)} if 0.4 <= n % 1 <= 0.6 else {max(1, round(n))}
+    errors = [min(abs(b["ticker_px"] - a["ticker_px"] - n * speed * period) for n in counts(s)) for (a, b), s in zip(pairs, steps)]
+    halfway = sum(len(counts(s)) > 1 for s in steps)
     within = sum(e <= 0.5 for e in errors)
-    print(f"{output['name']}: {len(steps)} frames over {(targets[-1] - targets[0]) / 1e9:.1f} s, period {period * 1e3:.3f} ms "
-          f"({1 / period:.1f} Hz): advance {speed * period:.3f} px a refresh; within 0.5 px {within} of {len(single)} "
-          f"({100 * within / max(len(single), 1):.2f}%), largest error {max(errors, default=0):.3f} px; "
-          f"late by a refresh or more {len(steps) - len(single)}")
+    # The item is an hour long and began at a whole hour: the content clock puts the line
+    # its seconds into the hour times the speed along.
+    lag = max(abs(f["ticker_px"] - ((f["target_ns"] + offset) / 1e9 % 3600) * speed) for f in frames)
+    print(f"{output['name']}: {len(steps)} refreshes over {(frames[-1]['target_ns'] - frames[0]['target_ns']) / 1e9:.1f} s, "
+          f"period {period * 1e3:.3f} ms ({1 / period:.1f} Hz): advance {speed * period:.3f} px a refresh; within 0.5 px "
+          f"{within} of {len(errors)} ({100 * within / max(len(errors), 1):.2f}%), largest error {max(errors, default=0):.3f} px; "
+          f"late by a refresh or more {sum(n > 1 for n in refreshes)} ({halfway} of all 1.4 to 1.6 periods on); "
+          f"off the content clock at most {lag:.2f} px")
 PY

@@ -368,6 +368,48 @@ final class ShowPlaybackTests: IntegrationTestCase {
         XCTAssertGreaterThan(clockA.meanBrightness, 1, "the clock's text")
     }
 
+    /// Every refresh moves a ticker the speed times the refresh period, also where the
+    /// compositor's refreshes come unevenly: on the test compositor, every 7th tick 6 ms
+    /// late and the ticks after it timed from it (as headless wlroots times them). Drawn
+    /// straight at each frame's target, the line would move 0.72 px more than a refresh's
+    /// 2 px at each of those refreshes. From --landings-json: each frame's target and how
+    /// far it drew the line.
+    func test_aTickerAdvancesTheSameDistanceEveryRefreshWhereRefreshesComeUnevenly() throws {
+        let compositor = try FaultyCompositor(["--output", "name=TEST-1,width=640,height=480,refresh=60000", "--late-tick", "7,6"])
+        let show = try write("ticker.json", ##"""
+            {"outputs": {"*": {"zones": [{"name": "ticker", "rect": {"y": "80%", "height": "20%"},
+              "items": [{"ticker": "Doors open at nine", "speed": 120, "size": 32, "seconds": 3600}]}]}}}
+            """##)
+        let landings = folder.appendingPathComponent("landings.json")
+        let finished = try compositor.glout(["run", "--show", show, "--duration", "5", "--landings-json", landings.path]).wait()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: landings)) as? [String: Any])
+        let output = try XCTUnwrap((log["outputs"] as? [[String: Any]])?.first)
+        let frames = try XCTUnwrap(output["frames"] as? [[String: Any]]).compactMap { frame -> (index: Int, target: Double, px: Double)? in
+            guard let index = frame["index"] as? Int, let target = (frame["target_ns"] as? NSNumber)?.doubleValue,
+                  let px = (frame["ticker_px"] as? NSNumber)?.doubleValue else { return nil }
+            return (index, target / 1e9, px)
+        }
+        // From the second frame: the first is a quick one at half the pixels (its line's
+        // travel in pixels is half as far).
+        let pairs = zip(frames, frames.dropFirst()).filter { $0.index > 0 && $1.index == $0.index + 1 && $1.px >= $0.px }
+        XCTAssertGreaterThan(pairs.count, 150, "refreshes with a ticker: \(frames.count)")
+        let period = 1 / 60.0
+        var late = 0
+        for (a, b) in pairs {
+            let refreshes = (b.target - a.target) / period
+            // Less than a quarter of a refresh on is no refresh of the output (drawn at its
+            // target); 1.4 to 1.6 refreshes on is as much one late as two early.
+            guard refreshes >= 0.25 else { continue }
+            if (1.2...1.4).contains(refreshes) { late += 1 }
+            let counts = (0.4...0.6).contains(refreshes.truncatingRemainder(dividingBy: 1))
+                ? [refreshes.rounded(.down), refreshes.rounded(.up)] : [refreshes.rounded()]
+            let error = counts.map { abs(b.px - a.px - max(1, $0) * 120 * period) }.min()!
+            XCTAssertLessThanOrEqual(error, 0.5, "frame \(b.index): \(b.px - a.px) px over \(refreshes) refreshes")
+        }
+        XCTAssertGreaterThanOrEqual(late, 5, "refreshes a third of a period late, as the test compositor sends them")
+    }
+
     /// Show files glout cannot play: a clear error naming the file, the place in it and
     /// the reason, status 1, and no window; a usage error for options that do not go with
     /// --show.

@@ -103,6 +103,7 @@ struct tc_options {
 	char remove_name[TC_TEXT_MAX];
 	int64_t readd_after_ms; /* -1: never */
 	int64_t ping_every_ms;  /* 0: never */
+	int64_t late_tick_every, late_tick_ms; /* --late-tick (every 0: never) */
 	const char *log_path;
 	const char *control_path;
 	uint32_t seat_capabilities;

@@ -40,6 +40,8 @@ static const char usage_text[] =
 	"                                ack|first-commit|frame\n"
 	"  --readd-after-ms N            add the removed output back after N ms\n"
 	"  --ping-every-ms N             xdg_wm_base.ping every N ms (pong lines on stdout)\n"
+	"  --late-tick EVERY,MS          every EVERYth tick of each output comes MS ms late, and the\n"
+	"                                ticks after it are timed from it (as headless wlroots)\n"
 	"  --seat-capabilities LIST      touch,pointer,keyboard or none (default touch)\n"
 	"  --without GLOBAL              leave out xdg-output|presentation|viewporter|\n"
 	"                                fractional-scale|seat (repeatable)\n"
@@ -315,6 +317,7 @@ enum option_id {
 	OPT_REMOVE_AT,
 	OPT_READD,
 	OPT_PING,
+	OPT_LATE_TICK,
 	OPT_SEAT_CAPS,
 	OPT_WITHOUT,
 	OPT_LOG,
@@ -342,6 +345,7 @@ static const struct option long_options[] = {
 	{ "remove-output-at", required_argument, NULL, OPT_REMOVE_AT },
 	{ "readd-after-ms", required_argument, NULL, OPT_READD },
 	{ "ping-every-ms", required_argument, NULL, OPT_PING },
+	{ "late-tick", required_argument, NULL, OPT_LATE_TICK },
 	{ "seat-capabilities", required_argument, NULL, OPT_SEAT_CAPS },
 	{ "without", required_argument, NULL, OPT_WITHOUT },
 	{ "log", required_argument, NULL, OPT_LOG },
@@ -523,6 +527,20 @@ void tc_options_parse(struct tc_options *options, int argc, char **argv)
 			if (options->ping_every_ms < 1 || options->ping_every_ms > INT32_MAX)
 				usage_error("--ping-every-ms must be 1..2147483647, not '%s'", optarg);
 			break;
+		case OPT_LATE_TICK: {
+			const char *comma = strchr(optarg, ',');
+			char every[32];
+			if (!comma || (size_t)(comma - optarg) >= sizeof every)
+				usage_error("--late-tick takes EVERY,MS, not '%s'", optarg);
+			memcpy(every, optarg, (size_t)(comma - optarg));
+			every[comma - optarg] = '\0';
+			options->late_tick_every = number_option("late-tick", every);
+			options->late_tick_ms = number_option("late-tick", comma + 1);
+			if (options->late_tick_every < 1 || options->late_tick_every > INT32_MAX || options->late_tick_ms < 0
+			    || options->late_tick_ms > 1000)
+				usage_error("--late-tick takes EVERY 1..2147483647 and MS 0..1000, not '%s'", optarg);
+			break;
+		}
 		case OPT_SEAT_CAPS:
 			options->seat_capabilities = parse_capabilities(optarg);
 			break;

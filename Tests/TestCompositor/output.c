@@ -150,8 +150,20 @@ static int output_tick(int fd, uint32_t mask, void *data)
 	uint64_t expirations = 0;
 	if (read(fd, &expirations, sizeof expirations) != (ssize_t)sizeof expirations)
 		return 0;
+	uint64_t before = output->sequence;
 	output->sequence += expirations;
 	tc_surfaces_tick(output->server, output, tc_now_ns());
+	/* --late-tick: the next tick comes late, and the ticks after it a period apart from it. */
+	const struct tc_options *options = &output->server->options;
+	uint64_t every = (uint64_t)options->late_tick_every;
+	if (every > 0 && output->sequence / every != before / every) {
+		uint64_t late = output->period_ns + (uint64_t)options->late_tick_ms * 1000000u;
+		struct itimerspec next = {
+			.it_interval = { (time_t)(output->period_ns / 1000000000u), (long)(output->period_ns % 1000000000u) },
+			.it_value = { (time_t)(late / 1000000000u), (long)(late % 1000000000u) },
+		};
+		timerfd_settime(fd, 0, &next, NULL);
+	}
 	return 0;
 }
 

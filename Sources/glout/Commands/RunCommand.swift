@@ -13,6 +13,7 @@ final class RunCommand {
     private var landings: [(name: String, landings: [FrameLanding])] = []
     /// The video frame each output's refreshes showed, by output name and frame index.
     private var videoFrames: [String: [UInt64: Int]] = [:]
+    private var tickerTravel: [String: [UInt64: Double]] = [:]
     private var waitingForOutputs = false
     /// What GET /api/v1/events streams (the log's warnings and errors among it).
     private let events = EventHub()
@@ -61,7 +62,7 @@ final class RunCommand {
             try statsFile.write(RunStatistics(layout: options.layout.rawValue, duration_s: duration, outputs: statistics,
                                               span: span, ended_by: endedBy, error: failure?.message))
         }
-        try landingsFile?.write(LandingLog(landings, videoFrames: videoFrames))
+        try landingsFile?.write(LandingLog(landings, videoFrames: videoFrames, tickerTravel: tickerTravel))
         if let failure { throw failure }
     }
 
@@ -236,7 +237,10 @@ final class RunCommand {
         let steady = all.filter { landing in warm.map { landing.commit >= $0 } ?? true }
         let startup = all.filter { landing in warm.map { landing.commit < $0 } ?? false }
         landings.append((output.name, all))
-        if options.landingsJSON != nil { videoFrames[output.name] = stage.telemetry.videoFrames(output.id) }
+        if options.landingsJSON != nil {
+            videoFrames[output.name] = stage.telemetry.videoFrames(output.id)
+            tickerTravel[output.name] = stage.telemetry.tickerTravel(output.id)
+        }
         var firstFrame: Double?
         if let first = stats.firstCommit, let announced = window.announced {
             firstFrame = max(0, (first - announced).inSeconds * 1e3)

@@ -381,8 +381,8 @@ final class Stage {
         telemetry.register(output)
         return { _ in
             if let show {
-                return ShowRenderer(source: show, scene: scene, playLog: playLog, screenshots: screenshots, stall: stall,
-                                    framesPerSecond: framesPerSecond)
+                return ShowRenderer(source: show, scene: scene, playLog: playLog, screenshots: screenshots, telemetry: telemetry,
+                                    stall: stall, framesPerSecond: framesPerSecond)
             }
             return switch kind {
             case .views: SceneRenderer(scene: scene, programs: programs, framing: framing, content: content, slots: slots,

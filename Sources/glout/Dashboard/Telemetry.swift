@@ -53,42 +53,53 @@ final class Telemetry: Sendable {
         }
     }
 
-    /// Which frame of its video each of an output's last refreshes showed, by the
-    /// display link's frame index: fixed rings, written in place.
-    struct VideoFrames: Sendable {
-        static let capacity = 4096
+    /// A value for each of an output's last refreshes, by the display link's frame index
+    /// (as many as the frame log keeps): a fixed ring, written in place.
+    struct FrameValues<Value: Sendable>: Sendable {
+        static var capacity: Int { 4096 }
         var indices = [UInt64](repeating: 0, count: capacity)
-        var numbers = [Int](repeating: 0, count: capacity)
+        var values = [Value?](repeating: nil, count: capacity)
         var count = 0
         var next = 0
 
-        mutating func record(index: UInt64, number: Int) {
+        mutating func record(index: UInt64, value: Value) {
             indices[next] = index
-            numbers[next] = number
-            next = (next + 1) % VideoFrames.capacity
-            count = min(count + 1, VideoFrames.capacity)
+            values[next] = value
+            next = (next + 1) % FrameValues.capacity
+            count = min(count + 1, FrameValues.capacity)
         }
 
-        /// The frame numbers by index, oldest kept first.
-        var byIndex: [UInt64: Int] {
-            var table: [UInt64: Int] = [:]
+        /// The values by index, oldest kept first (of two for one index, the later).
+        var byIndex: [UInt64: Value] {
+            var table: [UInt64: Value] = [:]
             for i in 0..<count {
-                let at = (next - count + i + VideoFrames.capacity) % VideoFrames.capacity
-                table[indices[at]] = numbers[at]
+                let at = (next - count + i + FrameValues.capacity) % FrameValues.capacity
+                table[indices[at]] = values[at]
             }
             return table
         }
     }
-    private let videoFrames = Locked([UInt32: VideoFrames]())
+    private let videoFrames = Locked([UInt32: FrameValues<Int>]())
+    private let tickerTravel = Locked([UInt32: FrameValues<Double>]())
 
     /// Refresh `index` of `outputID` showed frame `number` of its video (numbered on the
     /// unwrapped timeline: pass x frames + frame).
     func recordVideoFrame(_ outputID: UInt32, index: UInt64, number: Int) {
-        videoFrames.withLock { $0[outputID, default: VideoFrames()].record(index: index, number: number) }
+        videoFrames.withLock { $0[outputID, default: FrameValues()].record(index: index, value: number) }
     }
 
     /// The video frame each kept refresh of `outputID` showed, by frame index.
     func videoFrames(_ outputID: UInt32) -> [UInt64: Int] { videoFrames.withLock { $0[outputID]?.byIndex ?? [:] } }
+
+    /// Refresh `index` of `outputID` drew a show's ticker `pixels` along from where its
+    /// item began (unwrapped: the line's travel, not its place in the zone).
+    func recordTickerTravel(_ outputID: UInt32, index: UInt64, pixels: Double) {
+        tickerTravel.withLock { $0[outputID, default: FrameValues()].record(index: index, value: pixels) }
+    }
+
+    /// How far each kept refresh of `outputID` drew its ticker, by frame index (of two
+    /// tickers on one output, the one drawn last: the top zone's).
+    func tickerTravel(_ outputID: UInt32) -> [UInt64: Double] { tickerTravel.withLock { $0[outputID]?.byIndex ?? [:] } }
 
     /// An output glout draws on (or its new description).
     func register(_ output: Output) {

@@ -19,6 +19,9 @@ struct LandingLog: Encodable {
         /// timeline (pass x frames + frame; on the realtime clock the same number on
         /// every machine at the same instant); nil without a video.
         var video_frame: Int?
+        /// How far a --show's ticker had travelled at this refresh, in pixels from where
+        /// its item began (the top ticker of the output's); nil without one.
+        var ticker_px: Double?
     }
 
     struct Output: Encodable {
@@ -30,9 +33,12 @@ struct LandingLog: Encodable {
     var realtime_minus_monotonic_ns: Int64
     var outputs: [Output]
 
-    /// - Parameter videoFrames: the video frame each output's refreshes showed, by
-    ///   output name and frame index.
-    init(_ landings: [(name: String, landings: [FrameLanding])], videoFrames: [String: [UInt64: Int]] = [:]) {
+    /// - Parameters:
+    ///   - videoFrames: the video frame each output's refreshes showed, by output name and
+    ///     frame index.
+    ///   - tickerTravel: how far each output's refreshes drew its ticker, likewise.
+    init(_ landings: [(name: String, landings: [FrameLanding])], videoFrames: [String: [UInt64: Int]] = [:],
+         tickerTravel: [String: [UInt64: Double]] = [:]) {
         var realtime = timespec()
         let monotonic = MonotonicInstant.now.nanoseconds
         clock_gettime(CLOCK_REALTIME, &realtime)
@@ -40,9 +46,11 @@ struct LandingLog: Encodable {
             &- Int64(bitPattern: monotonic)
         outputs = landings.sorted { $0.name < $1.name }.map { output in
             let shown = videoFrames[output.name] ?? [:]
+            let travel = tickerTravel[output.name] ?? [:]
             return Output(name: output.name, frames: output.landings.map {
                 Frame(index: $0.index, target_ns: $0.target.nanoseconds, landed_ns: $0.landed.nanoseconds,
-                      source: $0.source.rawValue, target: $0.targetSource.rawValue, video_frame: shown[$0.index])
+                      source: $0.source.rawValue, target: $0.targetSource.rawValue, video_frame: shown[$0.index],
+                      ticker_px: travel[$0.index])
             })
         }
     }

@@ -13,6 +13,8 @@ final class ShowRenderer: OutputRenderer {
     private let playLog: PlayLog?
     /// Screenshots the control API waits for.
     private let screenshots: Screenshots?
+    /// Where the tickers were at each refresh, for --landings-json.
+    private let telemetry: Telemetry?
     private let stall: FrameStall
     private let block = FrameBlock()
     private lazy var painter = ZonePainter(block: block)
@@ -26,6 +28,8 @@ final class ShowRenderer: OutputRenderer {
     /// fonts they are in, by size.
     private var lines: [TextKey: TextLine] = [:]
     private var linesOf: ObjectIdentifier?
+    /// The time each ticker is drawn at, refresh by refresh (``TickerPace``).
+    private var paces: [TextKey: TickerPace] = [:]
     private var faces: [String: FontFace] = [:]
     /// Whether the output rested after the last frame; the least time between frames
     /// (--fps), in nanoseconds.
@@ -49,9 +53,10 @@ final class ShowRenderer: OutputRenderer {
         var entry: PlayLog.Entry
     }
 
-    init(source: ShowSource, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, stall: FrameStall = FrameStall(),
-         framesPerSecond: Double? = nil) {
+    init(source: ShowSource, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, telemetry: Telemetry? = nil,
+         stall: FrameStall = FrameStall(), framesPerSecond: Double? = nil) {
         self.source = source
+        self.telemetry = telemetry
         slowest = framesPerSecond.map { $0 > 0 ? 1e9 / $0 : 0 } ?? 0
         self.screenshots = screenshots
         self.scene = scene
@@ -220,6 +225,7 @@ final class ShowRenderer: OutputRenderer {
             // Another show: the last one's lines go (in this context, which made them), and
             // its videos are let go of.
             lines = [:]
+            paces = [:]
             linesOf = ObjectIdentifier(show)
             videos.forgetAll()
         }
@@ -405,7 +411,7 @@ final class ShowRenderer: OutputRenderer {
                                                                     corners: 6))
         case .text(let text, let font):
             let (line, place) = layOut(text, font: font, key: TextKey(zone: zone.zone.name, item: item), local: local, time: time,
-                                       rect: rect, pixelsPerPoint: target.pixelsPerPoint)
+                                       rect: rect, frame: frame, target: target)
             return ItemLook(plain: text.background, picture: ItemLook.pixels(place, in: rect).map {
                 ItemLook.Picture(place: place, pixels: $0, texture: line.texture, program: show.copyProgram, corners: 6)
             })
@@ -431,9 +437,12 @@ final class ShowRenderer: OutputRenderer {
 
     /// Makes the line of `text` as it reads at `time` and places it in the zone (picture
     /// pixels from its top left): a label or clock aligned on whole pixels, a ticker where
-    /// its speed has brought it `local` seconds into the item, to the fraction of a pixel.
+    /// its speed has brought it `local` seconds into the item, paced refresh by refresh
+    /// (``TickerPace``), to the fraction of a pixel.
     private func layOut(_ text: TextItem, font: String, key: TextKey, local: Double, time: Double, rect: Rect,
-                        pixelsPerPoint: Double) -> (line: TextLine, place: (x: Double, y: Double, width: Double, height: Double)) {
+                        frame: DisplayLinkFrame, target: RenderTarget)
+        -> (line: TextLine, place: (x: Double, y: Double, width: Double, height: Double)) {
+        let pixelsPerPoint = target.pixelsPerPoint
         // A ticker's line moves by fractions of a pixel, sampled smoothly; the others stand
         // on whole pixels, where the nearest texel is exact (and on llvmpipe far cheaper).
         let smooth: Bool
@@ -450,7 +459,11 @@ final class ShowRenderer: OutputRenderer {
         let x: Double
         switch (text.kind, text.alignment) {
         case (.ticker(_, let speed), _):
-            x = TextItem.tickerX(elapsed: local, pixelsPerSecond: speed * pixelsPerPoint, lineWidth: width, zoneWidth: zone.width)
+            let pixelsPerSecond = speed * pixelsPerPoint
+            let elapsed = paces[key, default: TickerPace()].time(at: local, period: frame.duration.inSeconds,
+                                                                  pixelsPerSecond: pixelsPerSecond)
+            telemetry?.recordTickerTravel(target.output.id, index: frame.index, pixels: max(0, elapsed) * pixelsPerSecond)
+            x = TextItem.tickerX(elapsed: elapsed, pixelsPerSecond: pixelsPerSecond, lineWidth: width, zoneWidth: zone.width)
         case (_, .left): x = margin
         case (_, .center): x = ((zone.width - width) / 2).rounded()
         case (_, .right): x = zone.width - width - margin

@@ -44,7 +44,8 @@ struct TextItem: Sendable, Equatable {
     /// Where a ticker's line of `lineWidth` pixels starts (its left edge, from the zone's
     /// left) in a zone `zoneWidth` pixels wide, `elapsed` seconds into the item, moving
     /// `pixelsPerSecond`: in at the right edge, out at the left, then in again. Every
-    /// refresh moves it by the speed times the time between the refreshes' targets.
+    /// refresh moves it by the speed times the time between the times it is drawn at
+    /// (``TickerPace``).
     static func tickerX(elapsed: Double, pixelsPerSecond: Double, lineWidth: Double, zoneWidth: Double) -> Double {
         let loop = lineWidth + zoneWidth
         guard loop > 0, elapsed.isFinite, pixelsPerSecond.isFinite else { return zoneWidth }
