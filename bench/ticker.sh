@@ -36,7 +36,7 @@ landings, speed, seconds = json.load(open(sys.argv[1])), float(sys.argv[2]), flo
 offset = landings["realtime_minus_monotonic_ns"]
 for output in landings["outputs"]:
     frames = [f for f in output["frames"] if "ticker_px" in f]
-    # The last SECONDS of the run (the frame log holds the last 4096 frames).
+    # The last SECONDS of the run (the frame log holds the last 4096 frames: 28 s at 144 Hz).
     frames = [f for f in frames if f["target_ns"] >= frames[-1]["target_ns"] - seconds * 1e9]
     # Consecutive frames of one showing (at a whole hour the item begins again).
     pairs = [(a, b) for a, b in zip(frames, frames[1:]) if b["index"] == a["index"] + 1 and b["ticker_px"] >= a["ticker_px"]]
@@ -57,6 +57,6 @@ for output in landings["outputs"]:
     print(f"{output['name']}: {len(steps)} refreshes over {(frames[-1]['target_ns'] - frames[0]['target_ns']) / 1e9:.1f} s, "
           f"period {period * 1e3:.3f} ms ({1 / period:.1f} Hz): advance {speed * period:.3f} px a refresh; within 0.5 px "
           f"{within} of {len(errors)} ({100 * within / max(len(errors), 1):.2f}%), largest error {max(errors, default=0):.3f} px; "
-          f"late by a refresh or more {sum(n > 1 for n in refreshes)} ({halfway} of all 1.4 to 1.6 periods on); "
+          f"late by a refresh or more {sum(n > 1 for n in refreshes)}; 1.4 to 1.6 periods after the last {halfway}; "
           f"off the content clock at most {lag:.2f} px")
 PY
