@@ -52,4 +52,16 @@ final class ZoneGeometryTests: XCTestCase {
             XCTAssertTrue(pieces.allSatisfy { $0.width > 0 && $0.height > 0 }, "\(pieces)")
         }
     }
+
+    /// A line of text baked with its colours: each pixel its coverage of the way from the
+    /// background to the text's colour, in bytes B, G, R, A, opaque.
+    func test_aTextLinesCoverageBecomesItsColoursInBGRA() {
+        let yellow = RGB(r: 1, g: 1, b: 0), blue = RGB(r: 0, g: 0, b: 1)
+        XCTAssertEqual(TextLine.coloured([0, 255, 128], colour: yellow, background: blue),
+                       [255, 0, 0, 255, 0, 255, 255, 255, 127, 128, 128, 255])
+        XCTAssertEqual(TextLine.coloured([], colour: yellow, background: blue), [])
+        // Colours past the ends are clamped; one that is not a number is black.
+        XCTAssertEqual(TextLine.coloured([255, 0], colour: RGB(r: 2, g: -1, b: .nan), background: RGB(r: 5, g: 0.5, b: 0)),
+                       [0, 0, 255, 255, 0, 128, 255, 255])
+    }
 }

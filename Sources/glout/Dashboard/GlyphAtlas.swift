@@ -96,11 +96,7 @@ final class GlyphAtlas: @unchecked Sendable {
 
     /// Uploads the atlas into a new texture of the current context.
     func makeTexture() -> GLuint {
-        var texture: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        let texture = Sampling.nearest.newTexture()
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RED),
                      GLenum(GL_UNSIGNED_BYTE), texels)

@@ -19,8 +19,7 @@ struct ColourTexture {
         }
         guard size != (width, height) || self.bgra != bgra else { return }
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        Sampling.nearest.apply()
         let (stored, format) = bgra ? (GLint(RenderTarget.bgraFormat), RenderTarget.bgraFormat) : (GL_RGBA8, GLenum(GL_RGBA))
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, stored, width, height, 0, format, GLenum(GL_UNSIGNED_BYTE), nil)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)

@@ -33,15 +33,7 @@ final class ImageLayer {
     /// its edges, left bound to unit 0; in the current context.
     static func upload(width: Int, height: Int, pixels: [UInt8]?) -> GLuint {
         glActiveTexture(GLenum(GL_TEXTURE0))
-        var texture: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_LINEAR)
-        }
-        for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
-        }
+        let texture = Sampling.linear.newTexture()
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         func define(_ data: UnsafeRawPointer?) {
             glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),

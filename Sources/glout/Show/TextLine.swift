@@ -38,18 +38,12 @@ final class TextLine {
         }
         let (coverage, lineWidth, lineHeight) = TextLine.rasterize(text, face: face)
         (width, height) = (lineWidth, lineHeight)
-        if texture == 0 {
-            glGenTextures(1, &texture)
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), smooth ? GL_LINEAR : GL_NEAREST)
-            }
-            for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
-            }
-        }
         glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        if texture == 0 {
+            texture = (smooth ? Sampling.linear : .nearest).newTexture()
+        } else {
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        }
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         let pixels = TextLine.coloured(coverage, colour: colour, background: background)
         pixels.withUnsafeBytes { bytes in

@@ -100,15 +100,7 @@ final class ZonePainter {
     /// A 1x1 BGRA texture of `colour`, made on first use.
     private func texel(_ colour: RGB) -> GLuint {
         if let texture = texels[colour] { return texture }
-        var texture: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_NEAREST)
-        }
-        for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
-        }
+        let texture = Sampling.nearest.newTexture()
         func byte(_ value: Float) -> UInt8 { UInt8((max(0, min(1, value.isFinite ? value : 0)) * 255).rounded()) }
         let bytes: [UInt8] = [byte(colour.b), byte(colour.g), byte(colour.r), 255]
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)

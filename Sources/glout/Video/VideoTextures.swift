@@ -196,12 +196,7 @@ final class VideoTextures: @unchecked Sendable {
                 // Nearest: the conversion samples at the video's own size, so Y lands on
                 // its texels' centres and U and V are each shared by 2x2 pixels; linear
                 // filtering there cost llvmpipe more than the rest of the frame.
-                for parameter in [GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER] {
-                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_NEAREST)
-                }
-                for parameter in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
-                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(parameter), GL_CLAMP_TO_EDGE)
-                }
+                Sampling.nearest.apply()
                 glTexImage2D(GLenum(GL_TEXTURE_2D), 0, plane.internal, w, h, 0, plane.format, GLenum(GL_UNSIGNED_BYTE),
                              plane.pixels)
             } else {
