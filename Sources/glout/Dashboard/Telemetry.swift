@@ -98,7 +98,8 @@ final class Telemetry: Sendable {
     }
 
     /// How far each kept refresh of `outputID` drew its ticker, by frame index (of two
-    /// tickers on one output, the one drawn last: the top zone's).
+    /// in a frame, the one laid out last: the top zone's, and in a crossfade from one
+    /// ticker to another, the one going).
     func tickerTravel(_ outputID: UInt32) -> [UInt64: Double] { tickerTravel.withLock { $0[outputID]?.byIndex ?? [:] } }
 
     /// An output glout draws on (or its new description).

@@ -20,7 +20,8 @@ struct LandingLog: Encodable {
         /// every machine at the same instant); nil without a video.
         var video_frame: Int?
         /// How far a --show's ticker had travelled at this refresh, in pixels from where
-        /// its item began (the top ticker of the output's); nil without one.
+        /// its item began (the top zone's ticker; while it crossfades from one ticker to
+        /// another, the one going); nil without one.
         var ticker_px: Double?
     }
 
