@@ -74,8 +74,8 @@ struct DisplayLinkTiming: Sendable {
     private(set) var isIdle = false
 
     private var callbackPending = false
-    /// Whether the current surface has had a frame callback yet.
-    private var surfaceCalledBack = false
+    /// When the current surface's first frame callback came, if it has had one.
+    private var firstCallback: UInt64?
     private var requestedAt: UInt64 = 0
     private var lastCallback: UInt64?
     private var lastCallbackTime: UInt32?
@@ -102,10 +102,12 @@ struct DisplayLinkTiming: Sendable {
     /// How long the link waits for a callback, from the commit that asked for it, before
     /// it calls itself suspended: 8 intervals, at least a quarter of a second; at least a
     /// second for a surface's first callback, which comes only once the compositor has
-    /// mapped the surface (on a cold start, eight outputs' shaders compiled on two cores
-    /// kept sway from doing so for over 250 ms).
+    /// mapped the surface, and for those asked within a second of it (on a cold start,
+    /// eight outputs' shaders compiled on two cores kept sway from mapping a surface for
+    /// over 250 ms, and sway 1.10 from calling back one already mapped for as long).
     var stallTimeout: UInt64 {
-        max(surfaceCalledBack ? 250_000_000 : 1_000_000_000, 8 * duration * UInt64(effectiveInterval))
+        let startingUp = firstCallback.map { requestedAt < $0 + 1_000_000_000 } ?? true
+        return max(startingUp ? 1_000_000_000 : 250_000_000, 8 * duration * UInt64(effectiveInterval))
     }
 
     /// Asks for a frame without waiting for a callback (first frame, new size, a change
@@ -126,7 +128,7 @@ struct DisplayLinkTiming: Sendable {
     /// A new surface is about to draw its first frame: its first callback gets the longer
     /// wait of ``stallTimeout``.
     mutating func surfaceStarted() {
-        surfaceCalledBack = false
+        firstCallback = nil
         requestRedraw()
     }
 
@@ -199,7 +201,7 @@ struct DisplayLinkTiming: Sendable {
         }
         callbacks += 1
         callbackPending = false
-        surfaceCalledBack = true
+        if firstCallback == nil { firstCallback = now }
         lastCallback = now
         lastCallbackTime = time
         let resumed = isSuspended
