@@ -143,6 +143,16 @@ static void bind_output(struct wl_client *client, void *data, uint32_t version, 
 	tc_removal_moment(output->server, TC_MOMENT_BIND, output);
 }
 
+/* Arms the output's timer: the next tick `first_ns` from now, then one every period. */
+static int arm_ticks(struct tc_output *output, uint64_t first_ns)
+{
+	struct itimerspec ticks = {
+		.it_interval = { (time_t)(output->period_ns / 1000000000u), (long)(output->period_ns % 1000000000u) },
+		.it_value = { (time_t)(first_ns / 1000000000u), (long)(first_ns % 1000000000u) },
+	};
+	return timerfd_settime(output->timer_fd, 0, &ticks, NULL);
+}
+
 static int output_tick(int fd, uint32_t mask, void *data)
 {
 	(void)mask;
@@ -156,14 +166,8 @@ static int output_tick(int fd, uint32_t mask, void *data)
 	/* --late-tick: the next tick comes late, and the ticks after it a period apart from it. */
 	const struct tc_options *options = &output->server->options;
 	uint64_t every = (uint64_t)options->late_tick_every;
-	if (every > 0 && output->sequence / every != before / every) {
-		uint64_t late = output->period_ns + (uint64_t)options->late_tick_ms * 1000000u;
-		struct itimerspec next = {
-			.it_interval = { (time_t)(output->period_ns / 1000000000u), (long)(output->period_ns % 1000000000u) },
-			.it_value = { (time_t)(late / 1000000000u), (long)(late % 1000000000u) },
-		};
-		timerfd_settime(fd, 0, &next, NULL);
-	}
+	if (every > 0 && output->sequence / every != before / every)
+		arm_ticks(output, output->period_ns + (uint64_t)options->late_tick_ms * 1000000u);
 	return 0;
 }
 
@@ -173,11 +177,7 @@ static bool start_ticks(struct tc_output *output)
 	output->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (output->timer_fd < 0)
 		return false;
-	struct itimerspec period = {
-		.it_interval = { (time_t)(output->period_ns / 1000000000u), (long)(output->period_ns % 1000000000u) },
-		.it_value = { (time_t)(output->period_ns / 1000000000u), (long)(output->period_ns % 1000000000u) },
-	};
-	if (timerfd_settime(output->timer_fd, 0, &period, NULL) < 0) {
+	if (arm_ticks(output, output->period_ns) < 0) {
 		close(output->timer_fd);
 		output->timer_fd = -1;
 		return false;
