@@ -6,8 +6,11 @@
 # the share of refreshes whose advance is the speed times one period within 0.5 px, and
 # the largest error (a frame N periods after the last is to advance N times as far; one
 # 1.4 to 1.6 periods after it, once or twice); the frames that came a refresh or more
-# late (refreshes missed); and how far the line was from where the content clock alone
-# puts it (the same on every output and machine of a span), at most.
+# late (refreshes missed), told apart by whose they were: glout's, where it committed
+# the frame before more than a period had passed since the callback that started it
+# (callback_ns to commit_ns), else the compositor's, whose refresh came late; glout's time
+# from callback to commit (p99, largest); and how far the line was from where the content
+# clock alone puts it (the same on every output and machine of a span), at most.
 #
 #   bench/ticker.sh [SECONDS] [SPEED]   (default 60, 120 points a second)
 #
@@ -36,7 +39,7 @@ landings, speed, seconds = json.load(open(sys.argv[1])), float(sys.argv[2]), flo
 offset = landings["realtime_minus_monotonic_ns"]
 for output in landings["outputs"]:
     frames = [f for f in output["frames"] if "ticker_px" in f]
-    # The last SECONDS of the run (the frame log holds the last 4096 frames: 28 s at 144 Hz).
+    # The last SECONDS of the run (the frame log holds the last 16384 frames: 68 s at 240 Hz).
     frames = [f for f in frames if f["target_ns"] >= frames[-1]["target_ns"] - seconds * 1e9]
     # Consecutive frames of one showing (at a whole hour the item begins again).
     pairs = [(a, b) for a, b in zip(frames, frames[1:]) if b["index"] == a["index"] + 1 and b["ticker_px"] >= a["ticker_px"]]
@@ -50,6 +53,12 @@ for output in landings["outputs"]:
         return {max(1, int(n)), max(1, int(n) + 1)} if 0.4 <= n % 1 <= 0.6 else {max(1, round(n))}
     errors = [min(abs(b["ticker_px"] - a["ticker_px"] - n * speed * period) for n in counts(s)) for (a, b), s in zip(pairs, steps)]
     halfway = sum(len(counts(s)) > 1 for s in steps)
+    # A refresh missed is glout's where it answered the callback that started the frame
+    # before the late one more than a period after it came.
+    answers = [f["commit_ns"] - f["callback_ns"] for f in frames if f.get("callback_ns")]
+    answers.sort()
+    late = [(a, n) for (a, b), n in zip(pairs, refreshes) if n > 1]
+    ours = sum(1 for a, _ in late if a.get("callback_ns") and a["commit_ns"] - a["callback_ns"] > period * 1e9)
     within = sum(e <= 0.5 for e in errors)
     # The item is an hour long and began at a whole hour: the content clock puts the line
     # its seconds into the hour times the speed along.
@@ -57,6 +66,8 @@ for output in landings["outputs"]:
     print(f"{output['name']}: {len(steps)} refreshes over {(frames[-1]['target_ns'] - frames[0]['target_ns']) / 1e9:.1f} s, "
           f"period {period * 1e3:.3f} ms ({1 / period:.1f} Hz): advance {speed * period:.3f} px a refresh; within 0.5 px "
           f"{within} of {len(errors)} ({100 * within / max(len(errors), 1):.2f}%), largest error {max(errors, default=0):.3f} px; "
-          f"late by a refresh or more {sum(n > 1 for n in refreshes)}; 1.4 to 1.6 periods after the last {halfway}; "
+          f"late by a refresh or more {len(late)} (glout's {ours}, the compositor's {len(late) - ours}); "
+          f"1.4 to 1.6 periods after the last {halfway}; callback to commit p99 "
+          f"{answers[int(0.99 * (len(answers) - 1))] / 1e6 if answers else 0:.2f} ms, largest {answers[-1] / 1e6 if answers else 0:.2f} ms; "
           f"off the content clock at most {lag:.2f} px")
 PY

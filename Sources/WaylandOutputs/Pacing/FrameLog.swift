@@ -62,11 +62,16 @@ public struct FrameLanding: Sendable, Equatable {
     public var source: Source
     /// When the frame was committed: a report tells the frames of start-up by it.
     public var commit: MonotonicInstant
+    /// Arrival of the frame callback that started the frame (nil: none did); with
+    /// `commit`, how long the client took to answer the compositor's refresh.
+    package var callbackArrival: MonotonicInstant?
 
     package init(index: UInt64, target: MonotonicInstant, landed: MonotonicInstant, source: Source,
-                targetSource: DisplayLinkFrame.TargetSource = .estimate, commit: MonotonicInstant? = nil) {
+                targetSource: DisplayLinkFrame.TargetSource = .estimate, commit: MonotonicInstant? = nil,
+                callbackArrival: MonotonicInstant? = nil) {
         (self.index, self.target, self.landed, self.source, self.targetSource) = (index, target, landed, source, targetSource)
         self.commit = commit ?? target
+        self.callbackArrival = callbackArrival
     }
 
     /// How late the frame landed (negative: early).
@@ -119,11 +124,13 @@ package struct FrameLog: Sendable {
                 guard let target = sample.target, !sample.discarded else { continue }
                 if let presented = sample.presented {
                     result.append(FrameLanding(index: sample.index, target: target, landed: presented, source: .presentation,
-                                               targetSource: sample.targetSource ?? .estimate, commit: sample.commit))
+                                               targetSource: sample.targetSource ?? .estimate, commit: sample.commit,
+                                               callbackArrival: sample.callbackArrival))
                 } else if !presents, position + 1 < frames.count, frames[position + 1].index == sample.index + 1,
                           let arrival = frames[position + 1].callbackArrival, arrival > sample.commit {
                     result.append(FrameLanding(index: sample.index, target: target, landed: arrival, source: .frameCallback,
-                                               targetSource: sample.targetSource ?? .estimate, commit: sample.commit))
+                                               targetSource: sample.targetSource ?? .estimate, commit: sample.commit,
+                                               callbackArrival: sample.callbackArrival))
                 }
             }
         }

@@ -117,7 +117,7 @@ enum OptionTable {
             (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in o.run.statsJSON = try r.path(for: "--stats-json")
         },
         OptionDeclaration("--landings-json", "FILE", [.run], help: """
-            write each output's last frames (up to 4096), each with its target and when it reached the screen, to FILE \
+            write each output's last frames (up to 16384), each with its target and when it reached the screen, to FILE \
             on exit: two glouts' files give the seam between them
             """) {
             (o: inout ParsedOptions, r: inout OptionReader) throws(UsageError) in

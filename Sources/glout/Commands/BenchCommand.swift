@@ -74,7 +74,7 @@ final class BenchCommand {
         }
         switch mode {
         case .independent:
-            try stage.display.start { [unowned stage] output in try stage.windowRequest(for: output, frameLogCapacity: nil) }
+            try stage.display.start { [unowned stage] output in try stage.windowRequest(for: output, keepsEveryFrame: true) }
         case .coupled:
             let factories = Dictionary(uniqueKeysWithValues: outputs.map { ($0.id, stage.makeRenderer(for: $0)) })
             coupled = try CoupledLoop(outputs: outputs, tracker: stage.display.tracker, graphics: stage.graphics,

@@ -17,8 +17,9 @@ final class Stage {
     let graphics: Graphics
     let scene: Scene
     let programs: ScenePrograms
-    /// What each output's renderer reports, for the dashboard.
-    let telemetry = Telemetry()
+    /// What each output's renderer reports, for the dashboard (and with --landings-json,
+    /// what each refresh showed).
+    let telemetry: Telemetry
     /// What the control API (--http, --osc) puts on the outputs, the screenshots it waits
     /// for, and the events it streams.
     let slots: ContentSlots
@@ -40,6 +41,9 @@ final class Stage {
     /// Outputs whose bezel in millimetres could not be used (warned once each).
     private var bezelWarnings: Set<String> = []
 
+    /// How many of each output's last frames --landings-json writes: a minute at 240 Hz.
+    static let landingFrames = 16_384
+
     /// The app ID and title of glout's windows.
     static let appID = "glout"
 
@@ -50,6 +54,7 @@ final class Stage {
         self.command = command
         self.log = log
         self.events = events
+        telemetry = Telemetry(framesKept: options.landingsJSON == nil ? nil : Stage.landingFrames)
         // Files first: a shader folder or wall that cannot be read fails before any connection.
         var library = try ShaderSource.library(directory: options.shaderDirectory)
         wall = try options.wallFile.map { try Stage.loadWall($0, command: command) }
@@ -215,7 +220,10 @@ final class Stage {
     /// The window glout opens on `output`: its render size and scale mode, --fps, and a
     /// renderer with its framing and --stall. On a CPU rasterizer its first frame is a
     /// draft at half the size (BENCHMARKS.md, "Time to the first frame").
-    func windowRequest(for output: Output, frameLogCapacity: Int? = 4096) throws -> OutputSession.WindowRequest {
+    /// - Parameter keepsEveryFrame: whether its frame log keeps every frame (bench);
+    ///   otherwise the last 4096, and with --landings-json the last ``landingFrames``.
+    func windowRequest(for output: Output, keepsEveryFrame: Bool = false) throws -> OutputSession.WindowRequest {
+        let frameLogCapacity = keepsEveryFrame ? nil : options.landingsJSON == nil ? 4096 : Stage.landingFrames
         let surface = FullscreenSurface.Options(appID: Stage.appID, renderSize: try renderSize(for: output),
                                                 scaleMode: options.scaleMode, draftFirstFrame: graphics.rasterizesOnCPU,
                                                 framePath: options.framePath)

@@ -26,6 +26,12 @@ final class Telemetry: Sendable {
     }
 
     private let state = Locked(State())
+
+    /// - Parameter framesKept: how many refreshes of each output the video frames and
+    ///   ticker travel they showed are kept for (--landings-json); nil keeps none.
+    init(framesKept: Int? = nil) {
+        self.framesKept = framesKept.map { max(1, $0) }
+    }
     /// What each output's refreshes showed of its --content video (kept after the
     /// window closes, for the stats).
     private let videos = Locked([UInt32: [VideoPlayback]]())
@@ -56,36 +62,44 @@ final class Telemetry: Sendable {
     /// A value for each of an output's last refreshes, by the display link's frame index
     /// (as many as the frame log keeps): a fixed ring, written in place.
     struct FrameValues<Value: Sendable>: Sendable {
-        static var capacity: Int { 4096 }
-        var indices = [UInt64](repeating: 0, count: capacity)
-        var values = [Value?](repeating: nil, count: capacity)
+        var indices: [UInt64]
+        var values: [Value?]
         var count = 0
         var next = 0
+
+        init(capacity: Int) {
+            indices = [UInt64](repeating: 0, count: capacity)
+            values = [Value?](repeating: nil, count: capacity)
+        }
 
         mutating func record(index: UInt64, value: Value) {
             indices[next] = index
             values[next] = value
-            next = (next + 1) % FrameValues.capacity
-            count = min(count + 1, FrameValues.capacity)
+            next = (next + 1) % indices.count
+            count = min(count + 1, indices.count)
         }
 
         /// The values by index, oldest kept first (of two for one index, the later).
         var byIndex: [UInt64: Value] {
             var table: [UInt64: Value] = [:]
             for i in 0..<count {
-                let at = (next - count + i + FrameValues.capacity) % FrameValues.capacity
+                let at = (next - count + i + indices.count) % indices.count
                 table[indices[at]] = values[at]
             }
             return table
         }
     }
+    /// How many refreshes of each output the per-frame values keep (those of the frame
+    /// log, for --landings-json); nil: none are kept.
+    private let framesKept: Int?
     private let videoFrames = Locked([UInt32: FrameValues<Int>]())
     private let tickerTravel = Locked([UInt32: FrameValues<Double>]())
 
     /// Refresh `index` of `outputID` showed frame `number` of its video (numbered on the
     /// unwrapped timeline: pass x frames + frame).
     func recordVideoFrame(_ outputID: UInt32, index: UInt64, number: Int) {
-        videoFrames.withLock { $0[outputID, default: FrameValues()].record(index: index, value: number) }
+        guard let framesKept else { return }
+        videoFrames.withLock { $0[outputID, default: FrameValues(capacity: framesKept)].record(index: index, value: number) }
     }
 
     /// The video frame each kept refresh of `outputID` showed, by frame index.
@@ -94,7 +108,8 @@ final class Telemetry: Sendable {
     /// Refresh `index` of `outputID` drew a show's ticker `pixels` along from where its
     /// item began (unwrapped: the line's travel, not its place in the zone).
     func recordTickerTravel(_ outputID: UInt32, index: UInt64, pixels: Double) {
-        tickerTravel.withLock { $0[outputID, default: FrameValues()].record(index: index, value: pixels) }
+        guard let framesKept else { return }
+        tickerTravel.withLock { $0[outputID, default: FrameValues(capacity: framesKept)].record(index: index, value: pixels) }
     }
 
     /// How far each kept refresh of `outputID` drew its ticker, by frame index (of two

@@ -12,6 +12,10 @@ struct LandingLog: Encodable {
         var index: UInt64
         var target_ns: UInt64
         var landed_ns: UInt64
+        /// When the frame callback that started the frame arrived (nil: none did), and
+        /// when the frame was committed.
+        var callback_ns: UInt64?
+        var commit_ns: UInt64
         /// "presentation" or "frame-callback"; "presentation" or "estimate".
         var source: String
         var target: String
@@ -50,6 +54,7 @@ struct LandingLog: Encodable {
             let travel = tickerTravel[output.name] ?? [:]
             return Output(name: output.name, frames: output.landings.map {
                 Frame(index: $0.index, target_ns: $0.target.nanoseconds, landed_ns: $0.landed.nanoseconds,
+                      callback_ns: $0.callbackArrival?.nanoseconds, commit_ns: $0.commit.nanoseconds,
                       source: $0.source.rawValue, target: $0.targetSource.rawValue, video_frame: shown[$0.index],
                       ticker_px: travel[$0.index])
             })
