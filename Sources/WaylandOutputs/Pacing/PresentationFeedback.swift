@@ -17,6 +17,7 @@ package enum PresentationResult: Sendable, Equatable {
 /// Requests a wp_presentation_feedback for each commit of one surface and reports the
 /// answers. At most `limit` requests stay outstanding: a compositor that never answers
 /// (sway 1.7 headless) would otherwise make them pile up; the oldest is dropped first.
+/// Where it keeps not answering, only one commit in many asks (``FeedbackAsking``).
 /// The requests' records are made once and reused: a frame allocates nothing here.
 final class PresentationFeedback {
     /// One request slot; the C callbacks' user data while its proxy is outstanding.
@@ -48,6 +49,9 @@ final class PresentationFeedback {
     var onResult: ((UInt64, PresentationResult) -> Void)?
     /// Requests dropped unanswered because `limit` was reached.
     private(set) var dropped: UInt64 = 0
+    /// Which commits ask, and how many have.
+    private var asking = FeedbackAsking()
+    var requested: UInt64 { asking.requested }
     /// The most requests ever outstanding at once.
     private(set) var mostOutstanding = 0
     var outstandingCount: Int { outstanding.count }
@@ -65,9 +69,11 @@ final class PresentationFeedback {
 
     /// Asks for feedback on the next commit of `surface` (wp_presentation.feedback).
     func request(surface: OpaquePointer, frame: UInt64) {
+        guard asking.asks() else { return }
         if outstanding.count >= limit {
             recycle(outstanding.removeFirst())
             dropped += 1
+            asking.dropped()
         }
         guard let request = spare.popLast() else { return }
         guard let proxy = wp_presentation_feedback(presentation, surface) else {
@@ -102,6 +108,7 @@ final class PresentationFeedback {
 
     private func finish(_ request: Request, _ result: PresentationResult) {
         let frame = request.frame
+        asking.answered()
         outstanding.removeAll { $0 === request }
         recycle(request)
         onResult?(frame, result)

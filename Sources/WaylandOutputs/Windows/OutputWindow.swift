@@ -452,6 +452,7 @@ package final class OutputWindow: @unchecked Sendable {
             state.statistics.callbacks = link.timing.callbacks
             state.statistics.refreshPeriod = .nanoseconds(Int64(link.timing.duration))
             if let feedback {
+                state.statistics.feedbackRequested = feedback.requested
                 state.statistics.feedbackDropped = feedback.dropped
                 state.statistics.feedbackOutstanding = feedback.outstandingCount
                 state.statistics.feedbackMostOutstanding = feedback.mostOutstanding

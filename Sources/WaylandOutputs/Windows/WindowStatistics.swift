@@ -25,13 +25,14 @@ public struct WindowStatistics: Sendable, Equatable {
     package var surfaces: UInt64 = 0
     /// A render size was asked for but the compositor cannot scale buffers.
     package var renderSizeIgnored = false
-    /// Presentation feedback: frames presented, discarded, requests dropped unanswered,
-    /// requests outstanding now and at most.
+    /// Presentation feedback: frames presented, discarded, requests made, requests
+    /// dropped unanswered, requests outstanding now and at most.
     public var presented: UInt64 = 0
     public var discarded: UInt64 = 0
     /// Frames the compositor said were presented at a time no figure may be built from
     /// (left out of every figure).
     package var presentationRejected: UInt64 = 0
+    package var feedbackRequested: UInt64 = 0
     package var feedbackDropped: UInt64 = 0
     package var feedbackOutstanding = 0
     package var feedbackMostOutstanding = 0

@@ -141,6 +141,7 @@ final class BenchCommand {
                      stallMilliseconds: options.run.stalls[output.name] ?? 0,
                      suspensions: statistics?.suspensions ?? 0,
                      feedbackMostOutstanding: statistics?.feedbackMostOutstanding ?? 0,
+                     feedbackRequested: statistics?.feedbackRequested ?? 0,
                      feedbackDropped: statistics?.feedbackDropped ?? 0,
                      compositor: PresentationReport(steady: samples, startup: startup, period: nanoseconds, interval: interval),
                      fifo: statistics?.usesFifo ?? false, commitTiming: statistics?.usesCommitTiming ?? false,

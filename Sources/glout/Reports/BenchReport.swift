@@ -12,6 +12,7 @@ struct BenchRun {
         var stallMilliseconds: Double
         var suspensions: UInt64
         var feedbackMostOutstanding: Int
+        var feedbackRequested: UInt64
         var feedbackDropped: UInt64
         /// What the compositor said of the frames, where it answers presentation feedback.
         var compositor: PresentationReport?
@@ -140,7 +141,7 @@ struct BenchRun {
             var p50, p99: Double
             init(_ s: IntervalSummary) { (p50, p99) = (s.p50, s.p99) }
         }
-        struct Feedback: Encodable { var presented, discarded, outstanding_max: Int; var dropped: UInt64 }
+        struct Feedback: Encodable { var requested: UInt64; var presented, discarded, outstanding_max: Int; var dropped: UInt64 }
         struct Entry: Encodable {
             var name: String
             var refresh_mhz: Int32
@@ -194,7 +195,7 @@ struct BenchRun {
                          compositor_interval_ms: p.compositorIntervals.map(Summary.init),
                          cpu_ms_per_frame: p.cpuMillisecondsPerFrame, cpu_ms_per_video_frame: output.cpuMillisecondsPerVideoFrame,
                          timing_source: p.source.rawValue,
-                         presentation: Feedback(presented: p.presented, discarded: p.discarded,
+                         presentation: Feedback(requested: output.feedbackRequested, presented: p.presented, discarded: p.discarded,
                                                 outstanding_max: output.feedbackMostOutstanding,
                                                 dropped: output.feedbackDropped),
                          compositor: output.compositor, fifo: output.fifo, commit_timing: output.commitTiming,
