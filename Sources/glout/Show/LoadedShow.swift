@@ -68,61 +68,15 @@ final class LoadedShow: Sendable {
         }
         for case let file? in show.files.map(\.file) where !allowed(file) { throw ShowFileRefused(file: file) }
         // Each file once, whichever items name it.
-        var loaded: [String: ContentFile] = [:]
-        var images: [String: ContentImage] = [:]
-        var shaders: [String: GLuint] = [:]
-        var fonts: [String: String] = [:]
-        var imageBytes = 0
-        var videos: [String: VideoSource] = [:]
-        func drawing(_ item: Show.ShowItem, at jsonPath: String, zone: String) throws -> Drawing {
-            switch item.source {
-            case .video(let file):
-                let key = zone + "\u{0}" + file
-                if videos[key] == nil {
-                    guard videos.count < LoadedShow.videoLimit else {
-                        throw GloutError("--show \(Log.printable(path)): \(jsonPath): \(Log.printable(file)) is past the "
-                                         + "\(LoadedShow.videoLimit) videos a show may play (a video in two zones counts twice)")
-                    }
-                    videos[key] = try LoadedShow.video(file, show: path, at: jsonPath, log: log, decoding: decoding)
-                }
-                return .video(videos[key]!, fit: item.fit)
-            case .image(let file):
-                if images[file] == nil {
-                    let image = try LoadedShow.image(file, show: path, at: jsonPath, log: log, loaded: &loaded)
-                    imageBytes += image.width * image.height * 4
-                    guard imageBytes <= LoadedShow.imageBytesLimit else {
-                        throw GloutError("--show \(Log.printable(path)): \(jsonPath): \(Log.printable(file)) takes the show's "
-                                         + "images past \(LoadedShow.imageBytesLimit >> 30) GiB decoded; show fewer or smaller ones")
-                    }
-                    images[file] = try image.uploaded(graphics: graphics, graveyard: graveyard)
-                }
-                return .image(images[file]!, fit: item.fit, program: try graphics.withSharedContext { try programs.image })
-            case .shader(let file):
-                if shaders[file] == nil {
-                    let source = try LoadedShow.shader(file, show: path, at: jsonPath)
-                    do {
-                        shaders[file] = try graphics.withSharedContext { try programs.contentShader(path: file, source: source) }
-                    } catch {
-                        throw GloutError("--show \(Log.printable(path)): \(jsonPath): \(error)")
-                    }
-                }
-                return .shader(program: shaders[file]!)
-            case .color(let rgb):
-                return .colour(rgb)
-            case .text(let text):
-                if fonts[text.font] == nil {
-                    fonts[text.font] = try LoadedShow.font(text.font, show: path, at: jsonPath, log: log)
-                }
-                return .text(text, font: fonts[text.font]!)
-            }
-        }
+        var files = ItemFiles(show: path, log: log, programs: programs, graphics: graphics, graveyard: graveyard,
+                              decoding: decoding)
         func load(_ zones: [Show.Zone], at: String) throws -> [LoadedZone] {
             try zones.enumerated().map { z, zone in
                 var zone = zone
                 var drawings: [[Drawing]] = []
                 for (p, playlist) in zone.playlists.enumerated() {
                     drawings.append(try playlist.items.enumerated().map { i, item in
-                        try drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i), zone: "\(at).zones[\(z)]")
+                        try files.drawing(item, at: zone.path(at: "\(at).zones[\(z)]", playlist: p, item: i), zone: "\(at).zones[\(z)]")
                     })
                     for (i, drawn) in drawings[p].enumerated() {
                         guard case .video(let video, _) = drawn else { continue }
@@ -139,9 +93,10 @@ final class LoadedShow: Sendable {
         }
         spanZones = try load(show.span, at: "$.span")
         // Decoding starts once nothing else can fail, so that no decoder outlives a refusal.
-        self.videos = try ShowVideos(Array(videos.values), graphics: graphics, releases: releases, log: log, show: path)
-        log.info("--show \(Log.printable(path)): \(LoadedShow.describe(show)), \(images.count) image\(images.count == 1 ? "" : "s"), "
-                 + "\(videos.count) video\(videos.count == 1 ? "" : "s"), \(shaders.count) shader\(shaders.count == 1 ? "" : "s")")
+        let (images, videos, shaders) = (files.images.count, files.videos.count, files.shaders.count)
+        self.videos = try ShowVideos(Array(files.videos.values), graphics: graphics, releases: releases, log: log, show: path)
+        log.info("--show \(Log.printable(path)): \(LoadedShow.describe(show)), \(images) image\(images == 1 ? "" : "s"), "
+                 + "\(videos) video\(videos == 1 ? "" : "s"), \(shaders) shader\(shaders == 1 ? "" : "s")")
     }
 
     /// Stops the videos now, and deletes their textures (in the shared context): glout
@@ -179,7 +134,7 @@ final class LoadedShow: Sendable {
     /// The image an item names, decoded as --content decodes it (a text file is not
     /// taken for a playlist, nor a video opened for good); its error names the show and
     /// the item.
-    private static func image(_ file: String, show: String, at jsonPath: String, log: Log,
+    fileprivate static func image(_ file: String, show: String, at jsonPath: String, log: Log,
                               loaded: inout [String: ContentFile]) throws -> ContentImage {
         let opened = try open(file, as: "an image", show: show, at: jsonPath, log: log, decoding: .auto, loaded: &loaded)
         guard case .image(let image) = opened.file else {
@@ -190,7 +145,7 @@ final class LoadedShow: Sendable {
 
     /// The video an item names, opened as --content opens one (an animated WebP is a video
     /// too); its error names the show and the item.
-    private static func video(_ file: String, show: String, at jsonPath: String, log: Log,
+    fileprivate static func video(_ file: String, show: String, at jsonPath: String, log: Log,
                               decoding: VideoDecoding) throws -> VideoSource {
         // Not kept with the show's other files: each zone decodes its own.
         var loaded: [String: ContentFile] = [:]
@@ -220,7 +175,7 @@ final class LoadedShow: Sendable {
     }
 
     /// The file of the font fontconfig matches `name` with, checked to be one FreeType reads.
-    private static func font(_ name: String, show: String, at jsonPath: String, log: Log) throws -> String {
+    fileprivate static func font(_ name: String, show: String, at jsonPath: String, log: Log) throws -> String {
         guard let (file, family) = FontLookup.file(for: name) else {
             throw GloutError("--show \(Log.printable(show)): \(jsonPath).font: fontconfig has no font for "
                              + "\(ControlRoutes.quoted(name)) (install one, such as fonts-dejavu-core)")
@@ -236,7 +191,7 @@ final class LoadedShow: Sendable {
     }
 
     /// The fragment shader an item names.
-    private static func shader(_ file: String, show: String, at jsonPath: String) throws -> String {
+    fileprivate static func shader(_ file: String, show: String, at jsonPath: String) throws -> String {
         let name = "--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file))"
         let text: String
         do {
@@ -272,4 +227,73 @@ final class LoadedShow: Sendable {
 /// A show that names a file the control API may not open (out of --content-root).
 struct ShowFileRefused: Error {
     var file: String
+}
+
+/// The files a show's items name, each read, decoded and uploaded once whichever items
+/// name it (a video once per zone), within the show's limits.
+private struct ItemFiles {
+    /// The show file's path, for errors.
+    let show: String
+    let log: Log
+    let programs: ScenePrograms
+    let graphics: Graphics
+    let graveyard: TextureGraveyard
+    let decoding: VideoDecoding
+    private var loaded: [String: ContentFile] = [:]
+    private(set) var images: [String: ContentImage] = [:]
+    private(set) var shaders: [String: GLuint] = [:]
+    private var fonts: [String: String] = [:]
+    private var imageBytes = 0
+    /// By zone and file.
+    private(set) var videos: [String: VideoSource] = [:]
+
+    init(show: String, log: Log, programs: ScenePrograms, graphics: Graphics, graveyard: TextureGraveyard,
+         decoding: VideoDecoding) {
+        (self.show, self.log, self.programs, self.graphics, self.graveyard, self.decoding)
+            = (show, log, programs, graphics, graveyard, decoding)
+    }
+
+    /// What draws `item` (at `jsonPath`, in the zone at `zone`), its file loaded if not yet.
+    mutating func drawing(_ item: Show.ShowItem, at jsonPath: String, zone: String) throws -> LoadedShow.Drawing {
+        switch item.source {
+        case .video(let file):
+            let key = zone + "\u{0}" + file
+            if videos[key] == nil {
+                guard videos.count < LoadedShow.videoLimit else {
+                    throw GloutError("--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file)) is past the "
+                                     + "\(LoadedShow.videoLimit) videos a show may play (a video in two zones counts twice)")
+                }
+                videos[key] = try LoadedShow.video(file, show: show, at: jsonPath, log: log, decoding: decoding)
+            }
+            return .video(videos[key]!, fit: item.fit)
+        case .image(let file):
+            if images[file] == nil {
+                let image = try LoadedShow.image(file, show: show, at: jsonPath, log: log, loaded: &loaded)
+                imageBytes += image.width * image.height * 4
+                guard imageBytes <= LoadedShow.imageBytesLimit else {
+                    throw GloutError("--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file)) takes the show's "
+                                     + "images past \(LoadedShow.imageBytesLimit >> 30) GiB decoded; show fewer or smaller ones")
+                }
+                images[file] = try image.uploaded(graphics: graphics, graveyard: graveyard)
+            }
+            return .image(images[file]!, fit: item.fit, program: try graphics.withSharedContext { try programs.image })
+        case .shader(let file):
+            if shaders[file] == nil {
+                let source = try LoadedShow.shader(file, show: show, at: jsonPath)
+                do {
+                    shaders[file] = try graphics.withSharedContext { try programs.contentShader(path: file, source: source) }
+                } catch {
+                    throw GloutError("--show \(Log.printable(show)): \(jsonPath): \(error)")
+                }
+            }
+            return .shader(program: shaders[file]!)
+        case .color(let rgb):
+            return .colour(rgb)
+        case .text(let text):
+            if fonts[text.font] == nil {
+                fonts[text.font] = try LoadedShow.font(text.font, show: show, at: jsonPath, log: log)
+            }
+            return .text(text, font: fonts[text.font]!)
+        }
+    }
 }

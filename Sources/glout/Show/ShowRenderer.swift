@@ -13,8 +13,6 @@ final class ShowRenderer: OutputRenderer {
     private let playLog: PlayLog?
     /// Screenshots the control API waits for.
     private let screenshots: Screenshots?
-    /// Where the tickers were at each refresh, for --landings-json.
-    private let telemetry: Telemetry?
     private let stall: FrameStall
     private let block = FrameBlock()
     private lazy var painter = ZonePainter(block: block)
@@ -24,13 +22,9 @@ final class ShowRenderer: OutputRenderer {
     /// The target and period of the last frame, for the refreshes missed.
     private var last: (target: MonotonicInstant, period: Duration)?
     private(set) var isAnimating = true
-    /// The lines of text this output drew, by item, of the show they belong to; and the
-    /// fonts they are in, by size.
-    private var lines: [TextKey: TextLine] = [:]
-    private var linesOf: ObjectIdentifier?
-    /// The time each ticker is drawn at, refresh by refresh (``TickerPace``).
-    private var paces: [TextKey: TickerPace] = [:]
-    private var faces: [String: FontFace] = [:]
+    /// The lines of text this output draws in its zones (and, for --landings-json, where
+    /// its tickers were at each refresh).
+    private let texts: ZoneTexts
     /// Whether the output rested after the last frame; the least time between frames
     /// (--fps), in nanoseconds.
     private var restsAfterLast = false
@@ -39,11 +33,6 @@ final class ShowRenderer: OutputRenderer {
     private let videos = ZoneVideos()
     /// Each video frame exactly, waited for (a snapshot), rather than the newest decoded.
     var waitsForVideoFrames = false
-
-    private struct TextKey: Hashable {
-        var zone: String
-        var item: ZoneTimeline.ItemRef
-    }
 
     /// One item's time on a zone.
     private struct Showing {
@@ -56,7 +45,7 @@ final class ShowRenderer: OutputRenderer {
     init(source: ShowSource, scene: Scene, playLog: PlayLog?, screenshots: Screenshots? = nil, telemetry: Telemetry? = nil,
          stall: FrameStall = FrameStall(), framesPerSecond: Double? = nil) {
         self.source = source
-        self.telemetry = telemetry
+        texts = ZoneTexts(telemetry: telemetry)
         slowest = framesPerSecond.map { $0 > 0 ? 1e9 / $0 : 0 } ?? 0
         self.screenshots = screenshots
         self.scene = scene
@@ -221,14 +210,9 @@ final class ShowRenderer: OutputRenderer {
         guard let plan else { return }
         self.plan = nil
         let (state, show, realtime, time) = (plan.state, plan.show, plan.realtime, plan.time)
-        if linesOf != ObjectIdentifier(show) {
-            // Another show: the last one's lines go (in this context, which made them), and
-            // its videos are let go of.
-            lines = [:]
-            paces = [:]
-            linesOf = ObjectIdentifier(show)
-            videos.forgetAll()
-        }
+        // Another show: the last one's lines go (in this context, which made them), and its
+        // videos are let go of.
+        if texts.begin(show) { videos.forgetAll() }
         output = target.output.name
         if let until = plan.darkUntil {
             return drawDark(frame, in: target, realtime: realtime, until: until, state: state)
@@ -410,8 +394,8 @@ final class ShowRenderer: OutputRenderer {
                                                                     pixels: pixels, texture: texture, program: show.copyProgram,
                                                                     corners: 6))
         case .text(let text, let font):
-            let (line, place) = layOut(text, font: font, key: TextKey(zone: zone.zone.name, item: item), local: local, time: time,
-                                       rect: rect, frame: frame, target: target)
+            let (line, place) = texts.layOut(text, font: font, key: ZoneTexts.Key(zone: zone.zone.name, item: item), local: local,
+                                             time: time, rect: rect, frame: frame, target: target)
             return ItemLook(plain: text.background, picture: ItemLook.pixels(place, in: rect).map {
                 ItemLook.Picture(place: place, pixels: $0, texture: line.texture, program: show.copyProgram, corners: 6)
             })
@@ -433,42 +417,6 @@ final class ShowRenderer: OutputRenderer {
         block.upload()
         glUseProgram(program)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-    }
-
-    /// Makes the line of `text` as it reads at `time` and places it in the zone (picture
-    /// pixels from its top left): a label or clock aligned on whole pixels, a ticker where
-    /// its speed has brought it `local` seconds into the item, paced refresh by refresh
-    /// (``TickerPace``), to the fraction of a pixel.
-    private func layOut(_ text: TextItem, font: String, key: TextKey, local: Double, time: Double, rect: Rect,
-                        frame: DisplayLinkFrame, target: RenderTarget)
-        -> (line: TextLine, place: (x: Double, y: Double, width: Double, height: Double)) {
-        let pixelsPerPoint = target.pixelsPerPoint
-        // A ticker's line moves by fractions of a pixel, sampled smoothly; the others stand
-        // on whole pixels, where the nearest texel is exact (and on llvmpipe far cheaper).
-        let smooth: Bool
-        if case .ticker = text.kind { smooth = true } else { smooth = false }
-        let line = lines[key] ?? TextLine(smooth: smooth)
-        lines[key] = line
-        let pixelSize = Int(max(4, min(1024, (text.size * pixelsPerPoint).rounded())))
-        line.update(text.text(at: time), font: font, pixelSize: pixelSize, colour: text.colour, background: text.background,
-                    faces: &faces)
-        let (width, height) = (Double(line.width), Double(line.height))
-        let zone = (width: Double(rect.width), height: Double(rect.height))
-        let y = ((zone.height - height) / 2).rounded()
-        let margin = (Double(pixelSize) / 4).rounded()
-        let x: Double
-        switch (text.kind, text.alignment) {
-        case (.ticker(_, let speed), _):
-            let pixelsPerSecond = speed * pixelsPerPoint
-            let elapsed = paces[key, default: TickerPace()].time(at: local, period: frame.duration.inSeconds,
-                                                                  pixelsPerSecond: pixelsPerSecond)
-            telemetry?.recordTickerTravel(target.output.id, index: frame.index, pixels: max(0, elapsed) * pixelsPerSecond)
-            x = TextItem.tickerX(elapsed: elapsed, pixelsPerSecond: pixelsPerSecond, lineWidth: width, zoneWidth: zone.width)
-        case (_, .left): x = margin
-        case (_, .center): x = ((zone.width - width) / 2).rounded()
-        case (_, .right): x = zone.width - width - margin
-        }
-        return (line, (x, y, width, height))
     }
 
     /// Refreshes between the last frame's target and this one's that got no frame: at
