@@ -10,10 +10,9 @@ final class RunCommand {
     private let log: Log
     /// Counters of windows already closed (outputs that left), for --stats-json.
     private var closed: [RunStatistics.Entry] = []
-    private var landings: [(name: String, landings: [FrameLanding])] = []
-    /// The video frame each output's refreshes showed, by output name and frame index.
-    private var videoFrames: [String: [UInt64: Int]] = [:]
-    private var tickerTravel: [String: [UInt64: Double]] = [:]
+    /// Each closed window's frames: their landings (for the span's report) and, with
+    /// --landings-json, what each showed.
+    private var frames: [LandingLog.Record] = []
     private var waitingForOutputs = false
     /// What GET /api/v1/events streams (the log's warnings and errors among it).
     private let events = EventHub()
@@ -58,11 +57,12 @@ final class RunCommand {
         if let statsFile {
             let state = stage.scene.snapshot
             let span = state.layout == .span || options.layout == .span
-                ? SpanReport(clock: state.clock, machine: state.machine, canvas: state.span, landings: landings) : nil
+                ? SpanReport(clock: state.clock, machine: state.machine, canvas: state.span,
+                             landings: frames.map { ($0.name, $0.landings) }) : nil
             try statsFile.write(RunStatistics(layout: options.layout.rawValue, duration_s: duration, outputs: statistics,
                                               span: span, ended_by: endedBy, error: failure?.message))
         }
-        try landingsFile?.write(LandingLog(landings, videoFrames: videoFrames, tickerTravel: tickerTravel))
+        try landingsFile?.write(LandingLog(frames))
         if let failure { throw failure }
     }
 
@@ -236,11 +236,9 @@ final class RunCommand {
         let all = window.landings
         let steady = all.filter { landing in warm.map { landing.commit >= $0 } ?? true }
         let startup = all.filter { landing in warm.map { landing.commit < $0 } ?? false }
-        landings.append((output.name, all))
-        if options.landingsJSON != nil {
-            videoFrames[output.name] = stage.telemetry.videoFrames(output.id)
-            tickerTravel[output.name] = stage.telemetry.tickerTravel(output.id)
-        }
+        // (The telemetry keeps what each refresh showed only for --landings-json.)
+        frames.append(LandingLog.Record(name: output.name, landings: all, videoFrames: stage.telemetry.videoFrames(output.id),
+                                        tickerTravel: stage.telemetry.tickerTravel(output.id)))
         var firstFrame: Double?
         if let first = stats.firstCommit, let announced = window.announced {
             firstFrame = max(0, (first - announced).inSeconds * 1e3)

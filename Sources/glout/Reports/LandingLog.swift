@@ -38,25 +38,27 @@ struct LandingLog: Encodable {
     var realtime_minus_monotonic_ns: Int64
     var outputs: [Output]
 
-    /// - Parameters:
-    ///   - videoFrames: the video frame each output's refreshes showed, by output name and
-    ///     frame index.
-    ///   - tickerTravel: how far each output's refreshes drew its ticker, likewise.
-    init(_ landings: [(name: String, landings: [FrameLanding])], videoFrames: [String: [UInt64: Int]] = [:],
-         tickerTravel: [String: [UInt64: Double]] = [:]) {
+    /// One output's frames as the log has them: where each landed, and what it showed.
+    struct Record {
+        var name: String
+        var landings: [FrameLanding]
+        /// The video frame each refresh showed, and how far it drew its ticker, by frame index.
+        var videoFrames: [UInt64: Int] = [:]
+        var tickerTravel: [UInt64: Double] = [:]
+    }
+
+    init(_ records: [Record]) {
         var realtime = timespec()
         let monotonic = MonotonicInstant.now.nanoseconds
         clock_gettime(CLOCK_REALTIME, &realtime)
         realtime_minus_monotonic_ns = (Int64(realtime.tv_sec) &* 1_000_000_000 &+ Int64(realtime.tv_nsec))
             &- Int64(bitPattern: monotonic)
-        outputs = landings.sorted { $0.name < $1.name }.map { output in
-            let shown = videoFrames[output.name] ?? [:]
-            let travel = tickerTravel[output.name] ?? [:]
-            return Output(name: output.name, frames: output.landings.map {
+        outputs = records.sorted { $0.name < $1.name }.map { output in
+            Output(name: output.name, frames: output.landings.map {
                 Frame(index: $0.index, target_ns: $0.target.nanoseconds, landed_ns: $0.landed.nanoseconds,
                       callback_ns: $0.callbackArrival?.nanoseconds, commit_ns: $0.commit.nanoseconds,
-                      source: $0.source.rawValue, target: $0.targetSource.rawValue, video_frame: shown[$0.index],
-                      ticker_px: travel[$0.index])
+                      source: $0.source.rawValue, target: $0.targetSource.rawValue, video_frame: output.videoFrames[$0.index],
+                      ticker_px: output.tickerTravel[$0.index])
             })
         }
     }
