@@ -26,8 +26,8 @@ struct RunStatistics: Encodable {
         /// compositor said after it).
         var placement: Placement
         /// How far from their targets its frames landed in the steady state (its last, up
-        /// to 4096, committed a second or more after its first), and in its start-up
-        /// second, as bench reports them.
+        /// to 4096, or 16384 with --landings-json, committed a second or more after its
+        /// first), and in its start-up second, as bench reports them.
         var landing: LandingSummary?
         var startup_landing: LandingSummary?
         /// Whether commits carried wp_fifo_v1 barriers and wp_commit_timer_v1 timestamps,
