@@ -26,12 +26,6 @@ final class Telemetry: Sendable {
     }
 
     private let state = Locked(State())
-
-    /// - Parameter framesKept: how many refreshes of each output the video frames and
-    ///   ticker travel they showed are kept for (--landings-json); nil keeps none.
-    init(framesKept: Int? = nil) {
-        self.framesKept = framesKept.map { max(1, $0) }
-    }
     /// What each output's refreshes showed of its --content video (kept after the
     /// window closes, for the stats).
     private let videos = Locked([UInt32: [VideoPlayback]]())
@@ -94,6 +88,12 @@ final class Telemetry: Sendable {
     private let framesKept: Int?
     private let videoFrames = Locked([UInt32: FrameValues<Int>]())
     private let tickerTravel = Locked([UInt32: FrameValues<Double>]())
+
+    /// - Parameter framesKept: how many refreshes of each output the video frames and
+    ///   ticker travel they showed are kept for (--landings-json); nil keeps none.
+    init(framesKept: Int? = nil) {
+        self.framesKept = framesKept.map { max(1, $0) }
+    }
 
     /// Refresh `index` of `outputID` showed frame `number` of its video (numbered on the
     /// unwrapped timeline: pass x frames + frame).
