@@ -20,11 +20,11 @@ let package = Package(
         // libxkbcommon: keymaps for wl_keyboard (the library's input).
         .systemLibrary(name: "CXKBCommon", path: "Sources/CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
-        // FreeType (with fontconfig, which finds a show's fonts), libpng and zlib, for glout's
-        // text, plots, snapshots, screenshots and PNG images (not the library's concern).
+        // FreeType (with fontconfig, which finds a show's fonts), libpng, zlib and libdeflate,
+        // for glout's text, plots, snapshots, screenshots and PNG images (not the library's concern).
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]),
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev", "zlib1g-dev", "libdeflate-dev"])]),
         // libjpeg-turbo's TurboJPEG and libwebp (with its demuxer), for --content JPEG and
         // WebP images and animated WebP.
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),

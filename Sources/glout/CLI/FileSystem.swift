@@ -67,7 +67,8 @@ enum FileSystem {
         defer { close(fd) }
         var info = stat()
         let known = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
-        var bytes = HeldBytes(capacity: min(most, size ?? max(known, 65_536)))
+        // A byte more than the file's size, so that the end shows without growing the room.
+        var bytes = HeldBytes(capacity: min(most, size ?? max(known + 1, 65_536)))
         while bytes.count < most {
             if bytes.count == bytes.capacity {
                 // Larger than it said (or no size): twice the room, the filled bytes moved over.

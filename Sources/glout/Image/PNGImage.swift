@@ -12,7 +12,19 @@ extension ContentImage {
     /// libpng's own conversion to 8 bits misplaces the pixels of a 16-bit interlaced file
     /// (libpng 1.6.39 and 1.6.48, every such file ImageMagick writes; its linear output is
     /// right).
+    ///
+    /// The PNGs most files are (8-bit RGB or RGBA, not interlaced, sRGB) are read by
+    /// ``PNGFastReader`` instead, to the same pixels, in about three fifths of the time.
     init(png file: HeldBytes, path: String) throws {
+        if let read = file.withBytes({ PNGFastReader.pixels(of: $0) }) {
+            self.init(path: path, width: read.width, height: read.height, pixels: read.pixels)
+            return
+        }
+        try self.init(libpng: file, path: path)
+    }
+
+    /// The file read by libpng alone.
+    init(libpng file: HeldBytes, path: String) throws {
         // libpng keeps the address of the png_image between the calls too (its io_ptr):
         // memory of our own, not a Swift variable's, whose address is only promised for
         // the length of one call.
