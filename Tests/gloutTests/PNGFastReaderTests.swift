@@ -63,11 +63,12 @@ final class PNGFastReaderTests: XCTestCase {
             let data = PNGFastReaderTests.deflated(filtered)
             let (depth, colour, interlace) = header ?? (8, channels == 4 ? 6 : 2, 0)
             var file: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
-            file += PNGFastReaderTests.chunk("IHDR", PNGFastReaderTests.word(width) + PNGFastReaderTests.word(height) + [depth, colour, 0, 0, interlace])
+            let size = PNGFastReaderTests.word(width) + PNGFastReaderTests.word(height)
+            file += PNGFastReaderTests.chunk("IHDR", size + [depth, colour, 0, 0, interlace])
             for (type, body) in before { file += PNGFastReaderTests.chunk(type, body) }
-            let size = (data.count + pieces - 1) / pieces
-            for start in stride(from: 0, to: data.count, by: max(1, size)) {
-                file += PNGFastReaderTests.chunk("IDAT", Array(data[start..<min(data.count, start + size)]))
+            let piece = (data.count + pieces - 1) / pieces
+            for start in stride(from: 0, to: data.count, by: max(1, piece)) {
+                file += PNGFastReaderTests.chunk("IDAT", Array(data[start..<min(data.count, start + piece)]))
             }
             return file + PNGFastReaderTests.chunk("IEND", [])
         }
@@ -210,7 +211,8 @@ final class PNGFastReaderTests: XCTestCase {
                 let (start, length) = chunks[random.below(chunks.count)]
                 let at = start + 4 + random.below(length + 4)
                 png[at] = random.below(2) == 0 ? UInt8(truncatingIfNeeded: random.next()) : png[at] ^ UInt8(1 << random.below(8))
-                let crc = png[start + 4..<start + 8 + length].withContiguousStorageIfAvailable { crc32(0, $0.baseAddress, UInt32($0.count)) }!
+                let typed = Array(png[start + 4..<start + 8 + length])
+                let crc = typed.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) }
                 png.replaceSubrange(start + 8 + length..<start + 12 + length, with: PNGFastReaderTests.word(Int(crc)))
             }
             guard let read = fast(png) else { refused += 1; continue }

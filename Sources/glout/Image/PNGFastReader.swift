@@ -1,11 +1,12 @@
 import CPNG
 
-/// The PNGs most files are, read in about three fifths of the time libpng takes (its zlib
-/// inflates at half libdeflate's speed; BENCHMARKS.md, "Images"): 8-bit RGB or RGBA, not
-/// interlaced, in sRGB (no gAMA far from sRGB's, no iCCP, no tRNS). libdeflate inflates
-/// the image data in one call and the rows are unfiltered here, Paeth a pixel at a time.
-/// Anything else, and anything wrong in the file (a chunk's type or CRC, a length, the
-/// data's size, a filter), gives nil: libpng then reads the file, and names what is wrong.
+/// The PNGs most files are, read in about three fifths of the time libpng takes (its
+/// zlib inflates at half libdeflate's speed; BENCHMARKS.md, "The control API"): 8-bit RGB
+/// or RGBA, not interlaced, in sRGB (no gAMA far from sRGB's, no iCCP, no tRNS).
+/// libdeflate inflates the image data in one call and the rows are unfiltered here, Paeth
+/// a pixel at a time. Anything else, and anything wrong in the file (a chunk's type or
+/// CRC, a length, the data's size, a filter), gives nil: libpng then reads the file, and
+/// names what is wrong.
 enum PNGFastReader {
     /// The file's pixels as 8-bit RGBA, rows top first; nil when libpng should read it.
     static func pixels(of file: UnsafeRawBufferPointer) -> (width: Int, height: Int, pixels: [UInt8])? {
@@ -136,14 +137,16 @@ enum PNGFastReader {
         guard let decompressor = libdeflate_alloc_decompressor() else { return false }
         defer { libdeflate_free_decompressor(decompressor) }
         func run(_ stream: UnsafeRawBufferPointer) -> Bool {
-            libdeflate_zlib_decompress(decompressor, stream.baseAddress, stream.count, raw.baseAddress, raw.count, nil) == LIBDEFLATE_SUCCESS
+            libdeflate_zlib_decompress(decompressor, stream.baseAddress, stream.count, raw.baseAddress, raw.count, nil)
+                == LIBDEFLATE_SUCCESS
         }
         if data.count == 1 { return run(UnsafeRawBufferPointer(rebasing: file[data[0]])) }
         let joined = UnsafeMutableRawBufferPointer.allocate(byteCount: data.reduce(0) { $0 + $1.count }, alignment: 16)
         defer { joined.deallocate() }
         var at = 0
         for range in data {
-            UnsafeMutableRawBufferPointer(rebasing: joined[at..<at + range.count]).copyMemory(from: UnsafeRawBufferPointer(rebasing: file[range]))
+            let piece = UnsafeRawBufferPointer(rebasing: file[range])
+            UnsafeMutableRawBufferPointer(rebasing: joined[at..<at + range.count]).copyMemory(from: piece)
             at += range.count
         }
         return run(UnsafeRawBufferPointer(joined))
