@@ -106,9 +106,12 @@ enum PNGFastReader {
                     guard length == 4, (43_500...47_500).contains(Self.word(file, at: body.lowerBound)) else { return nil }
                 case Self.profile, Self.transparency:
                     return nil
+                case Self.palette:
+                    // Only a suggestion for RGB, but libpng refuses one after the image data.
+                    guard data.isEmpty else { return nil }
                 default:
-                    // PLTE is only a suggestion for RGB; any other critical chunk, libpng refuses.
-                    if critical && type != Self.palette { return nil }
+                    // Any other critical chunk, libpng refuses.
+                    if critical { return nil }
                 }
                 offset = body.upperBound + 4
             }
