@@ -77,8 +77,11 @@ enum PNGFastReader {
                 guard length <= Int(Int32.max), file.count - offset - 12 >= length else { return nil }
                 let type = Self.word(file, at: offset + 4)
                 let body = offset + 8..<offset + 8 + length
-                // A type is four ASCII letters; libpng refuses any other.
-                guard (0..<4).allSatisfy({ Self.isLetter(file[offset + 4 + $0]) }) else { return nil }
+                // A type is four ASCII letters, the third a capital (its reserved bit):
+                // libpng refuses any other (1.6.48 the lower-case third; 1.6.39 let it by).
+                guard (0..<4).allSatisfy({ Self.isLetter(file[offset + 4 + $0]) }), file[offset + 6] & 0x20 == 0 else {
+                    return nil
+                }
                 let critical = (type >> 24) & 0x20 == 0
                 // libpng stops at a critical chunk's wrong CRC; an ancillary one it drops.
                 if critical && Self.crc(file, offset + 4..<body.upperBound) != Self.word(file, at: body.upperBound) { return nil }
