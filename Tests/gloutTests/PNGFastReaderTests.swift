@@ -23,7 +23,7 @@ final class PNGFastReaderTests: XCTestCase {
         var damage: (inout [UInt8]) -> Void = { _ in }
 
         func pixels(seed: UInt64) -> [UInt8] {
-            var random = Mixer(seed)
+            var random = SeededGenerator(seed: seed)
             // Noise, flat runs and a gradient, row by row.
             return (0..<width * height * channels).map { i in
                 switch (i / (width * channels)) % 3 {
@@ -72,20 +72,6 @@ final class PNGFastReaderTests: XCTestCase {
             }
             return file + PNGFastReaderTests.chunk("IEND", [])
         }
-    }
-
-    /// splitmix64: the same noise every run.
-    private struct Mixer {
-        var state: UInt64
-        init(_ seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     }
 
     static func word(_ value: Int) -> [UInt8] {
@@ -177,7 +163,7 @@ final class PNGFastReaderTests: XCTestCase {
     /// filtered rows changed before they are deflated (a filter's type, the data's
     /// length): whatever the fast reader takes, libpng reads to the same picture.
     func test_aDamagedFileIsNeverReadToAPictureLibpngWouldNotGive() {
-        var random = Mixer(20_261_207)
+        var random = SeededGenerator(seed: 20_261_207)
         var made = Made(width: 23, height: 11, channels: 4, filter: { UInt8($0 % 5) }, before: [("gAMA", PNGFastReaderTests.word(45455))],
                         pieces: 2)
         let pixels = made.pixels(seed: 11)
@@ -226,4 +212,9 @@ final class PNGFastReaderTests: XCTestCase {
         XCTAssertGreaterThan(taken, 500)
         XCTAssertGreaterThan(refused, 1000)
     }
+}
+
+private extension SeededGenerator {
+    /// A number from 0 to `bound` - 1.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
