@@ -10,11 +10,13 @@ out vec4 fragColor;
 
 void main() {
     vec2 t = (canvasPixel() - u_image.xy) / u_image.zw;
+    // Sampled before any pixel of the quad leaves: the mip level comes from how t changes
+    // across the quad, which is undefined once some of its pixels have returned.
+    vec4 texel = texture(u_picture, t);
     if (t.x < 0.0 || t.y < 0.0 || t.x >= 1.0 || t.y >= 1.0) {
         fragColor = vec4(0.0, 0.0, 0.0, 1.0);
         return;
     }
     // Alpha over black: the surface is opaque.
-    vec4 texel = texture(u_picture, t);
     fragColor = vec4(texel.rgb * texel.a, 1.0);
 }

@@ -78,6 +78,48 @@ final class ContentTests: IntegrationTestCase {
         }
     }
 
+    /// A still drawn smaller than it is shows its fine detail as the detail's mean, not as
+    /// moiré: one-pixel black and white stripes, fitted at a third and a quarter of their
+    /// size, come out an even grey on both outputs. Sampled from the picture alone, a few
+    /// of every three to five stripes, they come out as stripes of full contrast (a
+    /// standard deviation of about 76 levels).
+    func test_aStillDrawnSmallerThanItIsShowsItsFineDetailAsItsMeanNotAsMoire() throws {
+        let sway = try Compositor.sway(["1280x720@60", "800x600@60"])
+        let (width, height) = (3000, 2000)
+        let row = (0..<width).flatMap { x -> [UInt8] in x.isMultiple(of: 2) ? [0, 0, 0, 255] : [255, 255, 255, 255] }
+        let path = folder.appendingPathComponent("stripes.png").path
+        try Bitmap(width: width, height: height, pixels: Array([[UInt8]](repeating: row, count: height).joined()))
+            .writePNG(to: path)
+        let glout = try Child(Paths.glout, ["run", "--control", "none", "--content", path, "--duration", "60"],
+                              environment: sway.environment)
+        var last: [String: String] = [:]
+        try waitUntil("even grey over the middle of the picture on both outputs: \(last)") {
+            guard glout.isRunning else { return true }
+            var even = true
+            for name in ["HEADLESS-1", "HEADLESS-2"] {
+                let screen = try sway.screenshot(name)
+                // The middle half of the fitted picture (3:2, as wide as the output's height allows).
+                let (w, h) = (min(screen.width, screen.height * 3 / 2), min(screen.height, screen.width * 2 / 3))
+                let (x0, y0) = ((screen.width - w) / 2 + w / 4, (screen.height - h) / 2 + h / 4)
+                var values: [Double] = []
+                for y in stride(from: y0, to: y0 + h / 2, by: 3) {
+                    for x in x0..<x0 + w / 2 {
+                        let p = screen.pixel(x, y)
+                        values += [Double(p.r), Double(p.g), Double(p.b)]
+                    }
+                }
+                let mean = values.reduce(0, +) / Double(values.count)
+                let deviation = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)).squareRoot()
+                last[name] = String(format: "mean %.1f, standard deviation %.1f", mean, deviation)
+                even = even && abs(mean - 127.5) <= 4 && deviation <= 4
+            }
+            return even
+        }
+        XCTAssertTrue(glout.isRunning, glout.stderr)
+        glout.signal(SIGTERM)
+        XCTAssertEqual(glout.wait().status, 0, glout.stderr)
+    }
+
     /// A fragment shader with glout's inputs draws on every output with --control none,
     /// from the same scene time as glout's own views.
     func test_aFragmentShaderDrawsWithGloutsInputsOnEveryOutput() throws {

@@ -7,7 +7,8 @@ import XCTest
 /// stills and animations, GIF, BMP and TIFF stills, and a truncated and a bit-flipped copy
 /// of each. Run on the release binary, each file on its own glout: what is valid is shown
 /// upright on both outputs, within a few levels of the file's own decode (the reference
-/// sampled as GL samples it, drawn over black); what is broken ends it with status 1 and a
+/// sampled as GL samples it, through mip levels for a still drawn smaller than it is,
+/// drawn over black); what is broken ends it with status 1 and a
 /// message naming the file; nothing crashes or hangs.
 final class ImageCorpusTests: SharedSwayTestCase {
     nonisolated(unsafe) private static var corpus: URL?
@@ -56,8 +57,10 @@ final class ImageCorpusTests: SharedSwayTestCase {
             guard failures.count < 5 else { break }
             let path = folder.appendingPathComponent(entry.file).path
             for frame in entry.frames {
+                // A still is sampled through its mip levels; an animation's frames, as a video's, are not.
                 let reference = try ReferencePicture(folder.appendingPathComponent(frame.reference), width: frame.width,
-                                                     height: frame.height)
+                                                     height: frame.height,
+                                                     mipmappedFor: frame.time == nil ? outputs.map { ($0.1, $0.2) } : [])
                 let frozen = frame.time.map { ["--frozen", String($0)] } ?? []
                 let glout = try sway.glout(["run", "--control", "none", "--content", path, "--duration", "120"] + frozen)
                 var last: [String: ReferencePicture.Match] = [:]
@@ -118,16 +121,97 @@ struct ReferencePicture {
     let width: Int
     let height: Int
     let pixels: [UInt8]
+    /// Levels 0, 1, … of the picture, as far down as the screens it is matched with need
+    /// (only level 0 when it is not mipmapped).
+    private var levels: [Level]
 
-    init(_ file: URL, width: Int, height: Int) throws {
+    /// An RGBA picture, not premultiplied, rows top first.
+    private struct Level {
+        let width: Int
+        let height: Int
+        let pixels: [UInt8]
+    }
+
+    /// The reference in `file`; `mipmappedFor` the screens on which it is drawn through
+    /// mip levels as glout draws a still (none: sampled from level 0 alone).
+    init(_ file: URL, width: Int, height: Int, mipmappedFor screens: [(width: Int, height: Int)] = []) throws {
         pixels = [UInt8](try Data(contentsOf: file))
         guard pixels.count == width * height * 4 else { throw HarnessError("\(file.path): not \(width)x\(height) RGBA") }
         (self.width, self.height) = (width, height)
+        levels = [Level(width: width, height: height, pixels: pixels)]
+        let deepest = screens.map { ReferencePicture.lod(width: width, height: height, on: $0) }.max() ?? 0
+        // Trilinear filtering reads the level below the LOD and the one under it.
+        while deepest > 0, Double(levels.count - 2) < deepest.rounded(.down), levels.last!.width > 1 || levels.last!.height > 1 {
+            levels.append(ReferencePicture.halved(levels.last!))
+        }
+    }
+
+    /// GL's level of detail for the picture fitted into a screen: log2 of texels per pixel.
+    private static func lod(width: Int, height: Int, on screen: (width: Int, height: Int)) -> Double {
+        let scale = min(Double(screen.width) / Double(width), Double(screen.height) / Double(height))
+        return log2(1 / scale)
+    }
+
+    /// The next mip level by its definition: sides halved as GL sizes levels (the floor,
+    /// at least 1), each new pixel the mean of the area it covers in the old level,
+    /// weighted by alpha (the plain mean where nothing is visible), rounded to nearest.
+    private static func halved(_ level: Level) -> Level {
+        let (w, nw, nh) = (level.width, max(1, level.width / 2), max(1, level.height / 2))
+        var out = [UInt8](repeating: 0, count: nw * nh * 4)
+        level.pixels.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in
+                if level.width == 2 * nw && level.height == 2 * nh {
+                    // 2x2 blocks, in integers (a debug build halves an 8K picture in about a second).
+                    for y in 0..<nh {
+                        let (top, bottom) = (2 * y * w * 4, (2 * y + 1) * w * 4)
+                        for x in 0..<nw {
+                            let (i, j) = (top + 8 * x, bottom + 8 * x)
+                            let (a0, a1, a2, a3) = (Int(p[i + 3]), Int(p[i + 7]), Int(p[j + 3]), Int(p[j + 7]))
+                            let alpha = a0 + a1 + a2 + a3
+                            for c in 0..<3 {
+                                let (c0, c1, c2, c3) = (Int(p[i + c]), Int(p[i + 4 + c]), Int(p[j + c]), Int(p[j + 4 + c]))
+                                let value = alpha == 0
+                                    ? (c0 + c1 + c2 + c3 + 2) / 4
+                                    : (2 * (c0 * a0 + c1 * a1 + c2 * a2 + c3 * a3) + alpha) / (2 * alpha)
+                                o[(y * nw + x) * 4 + c] = UInt8(value)
+                            }
+                            o[(y * nw + x) * 4 + 3] = UInt8((alpha + 2) / 4)
+                        }
+                    }
+                    return
+                }
+                func overlap(_ j: Int, _ i: Int, _ ratio: Double) -> Double {
+                    max(0, min(Double(i + 1) * ratio, Double(j + 1)) - max(Double(i) * ratio, Double(j))) / ratio
+                }
+                let (rx, ry) = (Double(level.width) / Double(nw), Double(level.height) / Double(nh))
+                for y in 0..<nh {
+                    for x in 0..<nw {
+                        var weighted = [0.0, 0.0, 0.0], plain = [0.0, 0.0, 0.0], alpha = 0.0
+                        for sy in Int(Double(y) * ry)..<min(level.height, Int((Double(y + 1) * ry).rounded(.up))) {
+                            for sx in Int(Double(x) * rx)..<min(w, Int((Double(x + 1) * rx).rounded(.up))) {
+                                let share = overlap(sx, x, rx) * overlap(sy, y, ry)
+                                let i = (sy * w + sx) * 4
+                                for c in 0..<3 {
+                                    weighted[c] += share * Double(p[i + 3]) * Double(p[i + c])
+                                    plain[c] += share * Double(p[i + c])
+                                }
+                                alpha += share * Double(p[i + 3])
+                            }
+                        }
+                        for c in 0..<3 { o[(y * nw + x) * 4 + c] = UInt8((alpha > 0 ? weighted[c] / alpha : plain[c]) + 0.5) }
+                        o[(y * nw + x) * 4 + 3] = UInt8(alpha + 0.5)
+                    }
+                }
+            }
+        }
+        return Level(width: nw, height: nh, pixels: out)
     }
 
     /// How far a screen is from this picture as glout shows it: fitted into the screen
     /// (--scale-mode fit), centred, black around it; each screen pixel the colour GL's
-    /// bilinear filter gives at its centre (clamped at the edges), times its alpha.
+    /// filter gives at its centre (clamped at the edges), times its alpha: bilinear, or
+    /// trilinear between the two mip levels about the LOD where the picture is mipmapped
+    /// and drawn smaller than it is.
     struct Match: CustomStringConvertible {
         var mean: Double
         var worst: Double
@@ -142,12 +226,24 @@ struct ReferencePicture {
         let scale = min(sw / Double(width), sh / Double(height))
         let (w, h) = (Double(width) * scale, Double(height) * scale)
         let (x0, y0) = ((sw - w) / 2, (sh - h) / 2)
+        // GL_LINEAR_MIPMAP_LINEAR: levels floor(lod) and the next (the last past the end),
+        // mixed by the fraction; at or under lod 0, level 0 alone.
+        let lod = levels.count > 1 ? log2(1 / scale) : 0
+        let first = min(levels.count - 1, Int(max(0, lod).rounded(.down)))
+        let second = min(levels.count - 1, first + 1)
+        let mix = lod > 0 && first < levels.count - 1 ? lod - lod.rounded(.down) : 0
         var total = 0.0, count = 0, worst = 0.0, bars = 0.0
         // Every 4th pixel, two pixels in from the picture's edges (where GL's coverage of a
         // partly covered pixel decides).
         for y in stride(from: Int(y0.rounded(.up)) + 2, to: Int((y0 + h).rounded(.down)) - 2, by: 4) {
             for x in stride(from: Int(x0.rounded(.up)) + 2, to: Int((x0 + w).rounded(.down)) - 2, by: 4) {
-                let expected = sample((Double(x) + 0.5 - x0) / w * Double(width), (Double(y) + 0.5 - y0) / h * Double(height))
+                let (u, v) = ((Double(x) + 0.5 - x0) / w, (Double(y) + 0.5 - y0) / h)
+                var expected = ReferencePicture.sample(levels[first], u, v)
+                if mix > 0 {
+                    let next = ReferencePicture.sample(levels[second], u, v)
+                    expected = (expected.0 + (next.0 - expected.0) * mix, expected.1 + (next.1 - expected.1) * mix,
+                                expected.2 + (next.2 - expected.2) * mix)
+                }
                 let got = screen.pixel(x, y)
                 let off = max(abs(Double(got.r) - expected.0), abs(Double(got.g) - expected.1), abs(Double(got.b) - expected.2))
                 total += off
@@ -166,13 +262,13 @@ struct ReferencePicture {
         return Match(mean: count == 0 ? 0 : total / Double(count), worst: worst, bars: bars)
     }
 
-    /// The premultiplied colour GL_LINEAR gives at texel coordinates (u, v).
-    private func sample(_ u: Double, _ v: Double) -> (Double, Double, Double) {
-        let (fx, fy) = (u - 0.5, v - 0.5)
+    /// The premultiplied colour GL_LINEAR gives in `level` at (u, v), from 0 to 1 across it.
+    private static func sample(_ level: Level, _ u: Double, _ v: Double) -> (Double, Double, Double) {
+        let (fx, fy) = (u * Double(level.width) - 0.5, v * Double(level.height) - 0.5)
         let (ix, iy) = (Int(fx.rounded(.down)), Int(fy.rounded(.down)))
         let (ax, ay) = (fx - Double(ix), fy - Double(iy))
         func texel(_ x: Int, _ y: Int, _ c: Int) -> Double {
-            Double(pixels[(min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)) * 4 + c])
+            Double(level.pixels[(min(max(y, 0), level.height - 1) * level.width + min(max(x, 0), level.width - 1)) * 4 + c])
         }
         func filtered(_ c: Int) -> Double {
             (texel(ix, iy, c) * (1 - ax) + texel(ix + 1, iy, c) * ax) * (1 - ay)

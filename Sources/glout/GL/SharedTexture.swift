@@ -10,27 +10,24 @@ final class SharedTexture: Sendable {
     let name: GLuint
     private let graveyard: TextureGraveyard
 
-    /// Uploads `pixels` (RGBA, `width` x `height`) in the shared context, a band of rows
-    /// at a time: where the driver makes windows take turns at GL (``Graphics/serializesGL``),
-    /// each band is one short turn, and every frame due soon goes first.
-    init(width: Int, height: Int, pixels: [UInt8], graphics: Graphics, graveyard: TextureGraveyard) throws {
+    /// Uploads `levels` (a still's RGBA picture, then its mip levels) in the shared
+    /// context, a band of rows at a time: where the driver makes windows take turns at GL
+    /// (``Graphics/serializesGL``), each band is one short turn, and every frame due soon
+    /// goes first.
+    init(levels: [MipChain.Level], graphics: Graphics, graveyard: TextureGraveyard) throws {
         let name = try graphics.withSharedContext(deadline: SharedTexture.yielding) {
             graveyard.deleteBuried()
-            return ImageLayer.upload(width: width, height: height, pixels: nil)
+            return ImageLayer.newTexture(width: levels[0].width, height: levels[0].height)
         }
         self.name = name
         self.graveyard = graveyard
-        let rowBytes = width * 4
-        let rows = max(1, SharedTexture.bandBytes / rowBytes)
-        for top in stride(from: 0, to: height, by: rows) {
-            let count = min(rows, height - top)
-            try graphics.withSharedContext(deadline: SharedTexture.yielding) {
-                glActiveTexture(GLenum(GL_TEXTURE0))
-                glBindTexture(GLenum(GL_TEXTURE_2D), name)
-                glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-                pixels.withUnsafeBytes { bytes in
-                    glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, GLint(top), GLsizei(width), GLsizei(count), GLenum(GL_RGBA),
-                                    GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress! + top * rowBytes)
+        for (number, level) in levels.enumerated() {
+            let rows = max(1, SharedTexture.bandBytes / (level.width * 4))
+            for top in stride(from: 0, to: level.height, by: rows) {
+                try graphics.withSharedContext(deadline: SharedTexture.yielding) {
+                    glActiveTexture(GLenum(GL_TEXTURE0))
+                    glBindTexture(GLenum(GL_TEXTURE_2D), name)
+                    ImageLayer.write(level, number: number, rows: top..<min(level.height, top + rows))
                 }
             }
         }

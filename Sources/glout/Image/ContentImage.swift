@@ -9,23 +9,29 @@ struct ContentImage: Sendable {
     let height: Int
     /// The pixels, until they are uploaded to `texture` (then empty).
     let pixels: [UInt8]
+    /// The smaller copies GL samples where the image is drawn smaller than it is, made
+    /// here, once for every output; until they are uploaded (then empty).
+    let mips: [MipChain.Level]
     /// The texture made of them off the frame path, which every output binds.
     let texture: SharedTexture?
 
     init(path: String, width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "ContentImage: \(pixels.count) bytes for \(width)x\(height)")
         (self.path, self.width, self.height, self.pixels, texture) = (path, width, height, pixels, nil)
+        mips = MipChain.levels(width: width, height: height, pixels: pixels)
     }
+
+    /// The picture, then its mip levels: a texture's levels, in order.
+    var levels: [MipChain.Level] { [MipChain.Level(width: width, height: height, pixels: pixels)] + mips }
 
     /// The image uploaded to a shared texture, its pixels let go.
     func uploaded(graphics: Graphics, graveyard: TextureGraveyard) throws -> ContentImage {
         ContentImage(path: path, width: width, height: height,
-                     texture: try SharedTexture(width: width, height: height, pixels: pixels, graphics: graphics,
-                                                graveyard: graveyard))
+                     texture: try SharedTexture(levels: levels, graphics: graphics, graveyard: graveyard))
     }
 
     private init(path: String, width: Int, height: Int, texture: SharedTexture) {
-        (self.path, self.width, self.height, pixels, self.texture) = (path, width, height, [], texture)
+        (self.path, self.width, self.height, pixels, mips, self.texture) = (path, width, height, [], [], texture)
     }
 
     /// The error for a picture larger than glout holds (``PictureLimits``).

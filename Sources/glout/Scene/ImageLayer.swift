@@ -23,28 +23,35 @@ final class ImageLayer {
         }
         var texture = textures[piece] ?? 0
         if texture == 0 {
-            texture = ImageLayer.upload(width: image.width, height: image.height, pixels: image.pixels)
+            texture = ImageLayer.newTexture(width: image.width, height: image.height)
+            for (number, level) in image.levels.enumerated() {
+                ImageLayer.write(level, number: number, rows: 0..<level.height)
+            }
             textures[piece] = texture
         }
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
     }
 
-    /// A new texture of RGBA `pixels` (nil: room for them), sampled linearly and clamped to
+    /// A new texture with room for a `width` x `height` RGBA still and its mip levels,
+    /// sampled through them where it is drawn smaller and linearly elsewhere, clamped to
     /// its edges, left bound to unit 0; in the current context.
-    static func upload(width: Int, height: Int, pixels: [UInt8]?) -> GLuint {
+    static func newTexture(width: Int, height: Int) -> GLuint {
         glActiveTexture(GLenum(GL_TEXTURE0))
-        let texture = Sampling.linear.newTexture()
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-        func define(_ data: UnsafeRawPointer?) {
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
-                         GLenum(GL_UNSIGNED_BYTE), data)
-        }
-        if let pixels {
-            pixels.withUnsafeBytes { define($0.baseAddress) }
-        } else {
-            define(nil)
-        }
+        let texture = Sampling.mipmapped.newTexture()
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), GLsizei(MipChain.count(width: width, height: height)), GLenum(GL_RGBA8),
+                       GLsizei(width), GLsizei(height))
         return texture
+    }
+
+    /// Writes `rows` of `level`, mip level `number`, into the texture bound to unit 0.
+    static func write(_ level: MipChain.Level, number: Int, rows: Range<Int>) {
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        let rowBytes = level.width * 4
+        level.pixels.withUnsafeBytes { bytes in
+            glTexSubImage2D(GLenum(GL_TEXTURE_2D), GLint(number), 0, GLint(rows.lowerBound), GLsizei(level.width),
+                            GLsizei(rows.count), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                            bytes.baseAddress! + rows.lowerBound * rowBytes)
+        }
     }
 
     /// Writes where `image` goes into u_image.

@@ -269,7 +269,7 @@ private struct ItemFiles {
         case .image(let file):
             if images[file] == nil {
                 let image = try LoadedShow.image(file, show: show, at: jsonPath, log: log, loaded: &loaded)
-                imageBytes += image.width * image.height * 4
+                imageBytes += image.levels.reduce(0) { $0 + $1.pixels.count }
                 guard imageBytes <= LoadedShow.imageBytesLimit else {
                     throw GloutError("--show \(Log.printable(show)): \(jsonPath): \(Log.printable(file)) takes the show's "
                                      + "images past \(LoadedShow.imageBytesLimit >> 30) GiB decoded; show fewer or smaller ones")
