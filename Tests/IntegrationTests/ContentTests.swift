@@ -79,10 +79,10 @@ final class ContentTests: IntegrationTestCase {
     }
 
     /// A still drawn smaller than it is shows its fine detail as the detail's mean, not as
-    /// moiré: one-pixel black and white stripes, fitted at a third and a quarter of their
-    /// size, come out an even grey on both outputs. Sampled from the picture alone, a few
-    /// of every three to five stripes, they come out as stripes of full contrast (a
-    /// standard deviation of about 76 levels).
+    /// moiré: one-pixel black and white stripes, fitted at 0.36 and 0.27 of their size,
+    /// come out an even grey on both outputs. Sampled from the picture alone, a few of
+    /// every three or four stripes, they come out as stripes of full contrast (a standard
+    /// deviation of about 72 levels).
     func test_aStillDrawnSmallerThanItIsShowsItsFineDetailAsItsMeanNotAsMoire() throws {
         let sway = try Compositor.sway(["1280x720@60", "800x600@60"])
         let (width, height) = (3000, 2000)

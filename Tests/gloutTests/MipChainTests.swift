@@ -43,9 +43,10 @@ final class MipChainTests: XCTestCase {
         // Half-transparent blue beside opaque white: blue weighs a third.
         let mixed: [UInt8] = [0, 0, 255, 128, 255, 255, 255, 255]
         XCTAssertEqual(MipChain.halved(width: 2, height: 1, pixels: mixed).pixels, [170, 170, 255, 192])
-        // Nothing visible: the plain mean, transparent.
-        let none: [UInt8] = [10, 20, 30, 0, 20, 40, 60, 0]
-        XCTAssertEqual(MipChain.halved(width: 2, height: 1, pixels: none).pixels, [15, 30, 45, 0])
+        // Nothing visible: the plain mean, transparent (a 2x2 block, and two pixels of an odd side).
+        let none: [UInt8] = [10, 20, 30, 0, 20, 40, 60, 0, 11, 21, 31, 0, 21, 41, 61, 0]
+        XCTAssertEqual(MipChain.halved(width: 2, height: 2, pixels: none).pixels, [16, 31, 46, 0])
+        XCTAssertEqual(MipChain.halved(width: 2, height: 1, pixels: Array(none[..<8])).pixels, [15, 30, 45, 0])
     }
 
     func test_anOddSideWeighsEachPixelByHowMuchOfTheNewOneItCovers() {
@@ -140,4 +141,39 @@ final class MipChainTests: XCTestCase {
 
 private extension Array {
     func repeated(_ times: Int) -> [Element] { (0..<times).flatMap { _ in self } }
+}
+
+/// A still's levels uploaded to the shared texture in turns of about a megabyte: every row
+/// of every level once, in order; a large level in bands, the small ones together.
+final class SharedTextureBandsTests: XCTestCase {
+    func test_everyRowOfEveryLevelIsWrittenOnceInTurnsOfAboutAMegabyte() {
+        for (width, height) in [(4032, 3024), (1920, 1080), (1, 1), (16384, 1), (1, 16384), (333, 17)] {
+            var sizes = [(width: width, height: height)]
+            while sizes.last!.width > 1 || sizes.last!.height > 1 {
+                sizes.append((max(1, sizes.last!.width / 2), max(1, sizes.last!.height / 2)))
+            }
+            let turns = SharedTexture.bands(of: sizes)
+            let bands = turns.flatMap { $0 }
+            var next = [Int](repeating: 0, count: sizes.count)
+            var lastLevel = 0
+            for band in bands {
+                XCTAssertGreaterThanOrEqual(band.level, lastLevel, "\(width)x\(height): levels in order")
+                XCTAssertEqual(band.rows.lowerBound, next[band.level], "\(width)x\(height): level \(band.level) rows in order")
+                XCTAssertFalse(band.rows.isEmpty)
+                next[band.level] = band.rows.upperBound
+                lastLevel = band.level
+            }
+            XCTAssertEqual(next, sizes.map(\.height), "\(width)x\(height): every row of every level")
+            for turn in turns {
+                let bytes = turn.reduce(0) { $0 + $1.rows.count * sizes[$1.level].width * 4 }
+                XCTAssertTrue(turn.count == 1 || bytes <= SharedTexture.bandBytes, "\(width)x\(height): a turn of \(bytes) bytes")
+            }
+            // A turn ends only where the next band would take it past a megabyte: small levels share one.
+            func bytes(_ band: (level: Int, rows: Range<Int>)) -> Int { band.rows.count * sizes[band.level].width * 4 }
+            for (turn, next) in zip(turns, turns.dropFirst()) {
+                XCTAssertGreaterThan(turn.reduce(0) { $0 + bytes($1) } + bytes(next[0]), SharedTexture.bandBytes,
+                                     "\(width)x\(height): a turn ended early")
+            }
+        }
+    }
 }

@@ -11,30 +11,48 @@ final class SharedTexture: Sendable {
     private let graveyard: TextureGraveyard
 
     /// Uploads `levels` (a still's RGBA picture, then its mip levels) in the shared
-    /// context, a band of rows at a time: where the driver makes windows take turns at GL
-    /// (``Graphics/serializesGL``), each band is one short turn, and every frame due soon
-    /// goes first.
+    /// context, about a megabyte of rows at a time (the small levels together): where the
+    /// driver makes windows take turns at GL (``Graphics/serializesGL``), each band is one
+    /// short turn, and every frame due soon goes first.
     init(levels: [MipChain.Level], graphics: Graphics, graveyard: TextureGraveyard) throws {
         let name = try graphics.withSharedContext(deadline: SharedTexture.yielding) {
             graveyard.deleteBuried()
-            return ImageLayer.newTexture(width: levels[0].width, height: levels[0].height)
+            return ImageLayer.newTexture(width: levels[0].width, height: levels[0].height, levels: levels.count)
         }
         self.name = name
         self.graveyard = graveyard
-        for (number, level) in levels.enumerated() {
-            let rows = max(1, SharedTexture.bandBytes / (level.width * 4))
-            for top in stride(from: 0, to: level.height, by: rows) {
-                try graphics.withSharedContext(deadline: SharedTexture.yielding) {
-                    glActiveTexture(GLenum(GL_TEXTURE0))
-                    glBindTexture(GLenum(GL_TEXTURE_2D), name)
-                    ImageLayer.write(level, number: number, rows: top..<min(level.height, top + rows))
-                }
+        for turn in SharedTexture.bands(of: levels.map { (width: $0.width, height: $0.height) }) {
+            try graphics.withSharedContext(deadline: SharedTexture.yielding) {
+                glActiveTexture(GLenum(GL_TEXTURE0))
+                glBindTexture(GLenum(GL_TEXTURE_2D), name)
+                for band in turn { ImageLayer.write(levels[band.level], number: band.level, rows: band.rows) }
             }
         }
     }
 
+    /// The rows of each level of the sizes given, in turns of about ``bandBytes`` each: a
+    /// level larger than that in bands of rows, the smaller levels after it together.
+    static func bands(of levels: [(width: Int, height: Int)]) -> [[(level: Int, rows: Range<Int>)]] {
+        var turns: [[(level: Int, rows: Range<Int>)]] = [[]]
+        var bytes = 0
+        for (number, level) in levels.enumerated() {
+            let rowBytes = level.width * 4
+            let rows = max(1, bandBytes / rowBytes)
+            for top in stride(from: 0, to: level.height, by: rows) {
+                let band = top..<min(level.height, top + rows)
+                if bytes > 0 && bytes + band.count * rowBytes > bandBytes {
+                    turns.append([])
+                    bytes = 0
+                }
+                turns[turns.count - 1].append((number, band))
+                bytes += band.count * rowBytes
+            }
+        }
+        return turns
+    }
+
     /// About a millisecond's copy on llvmpipe.
-    private static let bandBytes = 1 << 20
+    static let bandBytes = 1 << 20
 
     /// The turn's deadline: after every frame due in the next 50 ms.
     static var yielding: MonotonicInstant { MonotonicInstant(nanoseconds: MonotonicInstant.now.nanoseconds + 50_000_000) }

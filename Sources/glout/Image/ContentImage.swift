@@ -10,15 +10,26 @@ struct ContentImage: Sendable {
     /// The pixels, until they are uploaded to `texture` (then empty).
     let pixels: [UInt8]
     /// The smaller copies GL samples where the image is drawn smaller than it is, made
-    /// here, once for every output; until they are uploaded (then empty).
+    /// once for every output (``withMipLevels()``); until they are uploaded (then empty).
     let mips: [MipChain.Level]
     /// The texture made of them off the frame path, which every output binds.
     let texture: SharedTexture?
 
     init(path: String, width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "ContentImage: \(pixels.count) bytes for \(width)x\(height)")
-        (self.path, self.width, self.height, self.pixels, texture) = (path, width, height, pixels, nil)
-        mips = MipChain.levels(width: width, height: height, pixels: pixels)
+        (self.path, self.width, self.height, self.pixels, mips, texture) = (path, width, height, pixels, [], nil)
+    }
+
+    private init(path: String, width: Int, height: Int, pixels: [UInt8], mips: [MipChain.Level]) {
+        (self.path, self.width, self.height, self.pixels, self.mips, texture) = (path, width, height, pixels, mips, nil)
+    }
+
+    /// The image with its mip levels, for showing (``ContentFile/load(_:log:decoding:loaded:list:)``
+    /// makes them for every still it reads); a decode that is not shown does without.
+    func withMipLevels() -> ContentImage {
+        guard texture == nil, mips.isEmpty else { return self }
+        return ContentImage(path: path, width: width, height: height, pixels: pixels,
+                            mips: MipChain.levels(width: width, height: height, pixels: pixels))
     }
 
     /// The picture, then its mip levels: a texture's levels, in order.

@@ -1,6 +1,7 @@
 /// The largest picture glout holds, a still or a video's frame: llvmpipe's texture limit a
 /// side, and 64 Mpx in all, since a picture is held in several places at once (decoded,
-/// a texture per output, a video's queue and spares) at 4 bytes a pixel.
+/// a texture per output, a video's queue and spares) at 4 bytes a pixel, a still's mip
+/// levels a third more.
 enum PictureLimits {
     static let side = 16384
     static let pixels = 8192 * 8192

@@ -62,7 +62,7 @@ enum ContentFile: Sendable {
             return picture
         }
         let start = try FileSystem.readStart(path, for: "--content", count: 4097)
-        let picture: ContentFile
+        var picture: ContentFile
         switch kind(of: Array(start.prefix(4096)), cut: start.count > 4096) {
         case .png:
             picture = .image(try ContentImage(png: try FileSystem.readHeld(path, for: "--content", limit: fileLimit), path: path))
@@ -101,6 +101,8 @@ enum ContentFile: Sendable {
                                                  reopen: reopen))
             }
         }
+        // Decoded once for every output that shows it, and so are its mip levels.
+        if case .image(let image) = picture { picture = .image(image.withMipLevels()) }
         if case .video = picture, let listed { loaded[listed] = picture } else { loaded[path] = picture }
         return picture
     }

@@ -23,8 +23,9 @@ final class ImageLayer {
         }
         var texture = textures[piece] ?? 0
         if texture == 0 {
-            texture = ImageLayer.newTexture(width: image.width, height: image.height)
-            for (number, level) in image.levels.enumerated() {
+            let levels = image.levels
+            texture = ImageLayer.newTexture(width: image.width, height: image.height, levels: levels.count)
+            for (number, level) in levels.enumerated() {
                 ImageLayer.write(level, number: number, rows: 0..<level.height)
             }
             textures[piece] = texture
@@ -32,14 +33,15 @@ final class ImageLayer {
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
     }
 
-    /// A new texture with room for a `width` x `height` RGBA still and its mip levels,
-    /// sampled through them where it is drawn smaller and linearly elsewhere, clamped to
-    /// its edges, left bound to unit 0; in the current context.
-    static func newTexture(width: Int, height: Int) -> GLuint {
+    /// A new texture with room for a `width` x `height` RGBA still and `levels` levels
+    /// (the picture and its mip levels: all of them, or only the picture), sampled through
+    /// them where it is drawn smaller and linearly elsewhere, clamped to its edges, left
+    /// bound to unit 0; in the current context.
+    static func newTexture(width: Int, height: Int, levels: Int) -> GLuint {
+        precondition((1...MipChain.count(width: width, height: height)).contains(levels), "ImageLayer: \(levels) levels")
         glActiveTexture(GLenum(GL_TEXTURE0))
         let texture = Sampling.mipmapped.newTexture()
-        glTexStorage2D(GLenum(GL_TEXTURE_2D), GLsizei(MipChain.count(width: width, height: height)), GLenum(GL_RGBA8),
-                       GLsizei(width), GLsizei(height))
+        glTexStorage2D(GLenum(GL_TEXTURE_2D), GLsizei(levels), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
         return texture
     }
 

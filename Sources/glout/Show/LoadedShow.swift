@@ -23,8 +23,8 @@ final class LoadedShow: Sendable {
     /// ``VideoSource/queueBytes`` of frames decoded ahead.
     static let videoLimit = 16
 
-    /// The most a show's images may take decoded, all together (each is held as a texture
-    /// until the show is replaced).
+    /// The most a show's images may take decoded with their mip levels, all together (each
+    /// is held as a texture until the show is replaced).
     static let imageBytesLimit = 2 << 30
 
     /// What an item draws.
