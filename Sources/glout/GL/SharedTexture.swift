@@ -14,7 +14,7 @@ final class SharedTexture: Sendable {
     /// context, about a megabyte of rows at a time (the small levels together): where the
     /// driver makes windows take turns at GL (``Graphics/serializesGL``), each band is one
     /// short turn, and every frame due soon goes first.
-    init(levels: [MipChain.Level], graphics: Graphics, graveyard: TextureGraveyard) throws {
+    init(levels: [Bitmap], graphics: Graphics, graveyard: TextureGraveyard) throws {
         let name = try graphics.withSharedContext(deadline: SharedTexture.yielding) {
             graveyard.deleteBuried()
             return ImageLayer.newTexture(width: levels[0].width, height: levels[0].height, levels: levels.count)

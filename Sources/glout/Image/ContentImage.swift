@@ -11,7 +11,7 @@ struct ContentImage: Sendable {
     let pixels: [UInt8]
     /// The smaller copies GL samples where the image is drawn smaller than it is, made
     /// once for every output (``withMipLevels()``); until they are uploaded (then empty).
-    let mips: [MipChain.Level]
+    let mips: [Bitmap]
     /// The texture made of them off the frame path, which every output binds.
     let texture: SharedTexture?
 
@@ -20,7 +20,7 @@ struct ContentImage: Sendable {
         (self.path, self.width, self.height, self.pixels, mips, texture) = (path, width, height, pixels, [], nil)
     }
 
-    private init(path: String, width: Int, height: Int, pixels: [UInt8], mips: [MipChain.Level]) {
+    private init(path: String, width: Int, height: Int, pixels: [UInt8], mips: [Bitmap]) {
         (self.path, self.width, self.height, self.pixels, self.mips, texture) = (path, width, height, pixels, mips, nil)
     }
 
@@ -33,7 +33,7 @@ struct ContentImage: Sendable {
     }
 
     /// The picture, then its mip levels: a texture's levels, in order.
-    var levels: [MipChain.Level] { [MipChain.Level(width: width, height: height, pixels: pixels)] + mips }
+    var levels: [Bitmap] { [Bitmap(width: width, height: height, pixels: pixels)] + mips }
 
     /// The image uploaded to a shared texture, its pixels let go.
     func uploaded(graphics: Graphics, graveyard: TextureGraveyard) throws -> ContentImage {

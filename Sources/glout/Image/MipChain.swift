@@ -10,16 +10,10 @@
 /// covers where it is odd. The mean is weighted by alpha, so that the colour of transparent
 /// pixels does not bleed into the visible ones; the pixels stay not premultiplied.
 enum MipChain {
-    /// An RGBA picture, not premultiplied, rows top first.
-    struct Level: Sendable, Equatable {
-        let width: Int
-        let height: Int
-        let pixels: [UInt8]
-    }
-
-    /// Levels 1, 2, … of a picture of `width` x `height` (RGBA `pixels`): none for 1x1.
-    static func levels(width: Int, height: Int, pixels: [UInt8]) -> [Level] {
-        var levels: [Level] = []
+    /// Levels 1, 2, … of a picture of `width` x `height` (RGBA `pixels`, not premultiplied,
+    /// rows top first), each in the same form: none for 1x1.
+    static func levels(width: Int, height: Int, pixels: [UInt8]) -> [Bitmap] {
+        var levels: [Bitmap] = []
         var (w, h, current) = (width, height, pixels)
         while w > 1 || h > 1 {
             let next = halved(width: w, height: h, pixels: current)
@@ -37,7 +31,7 @@ enum MipChain {
     }
 
     /// The next level of a picture of `width` x `height`.
-    static func halved(width: Int, height: Int, pixels: [UInt8]) -> Level {
+    static func halved(width: Int, height: Int, pixels: [UInt8]) -> Bitmap {
         precondition(pixels.count == width * height * 4, "MipChain: \(pixels.count) bytes for \(width)x\(height)")
         let (nw, nh) = (max(1, width / 2), max(1, height / 2))
         if width == 2 * nw && height == 2 * nh { return quartered(width: width, height: height, pixels: pixels) }
@@ -65,7 +59,8 @@ enum MipChain {
                         if weighted.w > 0 {
                             result = SIMD4(weighted.x / weighted.w, weighted.y / weighted.w, weighted.z / weighted.w, weighted.w)
                         }
-                        let rounded = (result + 0.5).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+                        // Means of bytes, 0 to 255 give or take float's error: rounded, they fit a byte.
+                        let rounded = result + 0.5
                         let o = (y * nw + x) * 4
                         out[o] = UInt8(rounded.x)
                         out[o + 1] = UInt8(rounded.y)
@@ -76,12 +71,12 @@ enum MipChain {
             }
             filled = nw * nh * 4
         }
-        return Level(width: nw, height: nh, pixels: out)
+        return Bitmap(width: nw, height: nh, pixels: out)
     }
 
     /// The next level where both sides are even (nearly every level of a photo): each new
     /// pixel the mean of a 2x2 block, in integers, rounded to nearest as ``halved`` rounds.
-    private static func quartered(width: Int, height: Int, pixels: [UInt8]) -> Level {
+    private static func quartered(width: Int, height: Int, pixels: [UInt8]) -> Bitmap {
         let (nw, nh) = (width / 2, height / 2)
         let out = [UInt8](unsafeUninitializedCapacity: nw * nh * 4) { out, filled in
             pixels.withUnsafeBytes { bytes in
@@ -108,7 +103,7 @@ enum MipChain {
             }
             filled = nw * nh * 4
         }
-        return Level(width: nw, height: nh, pixels: out)
+        return Bitmap(width: nw, height: nh, pixels: out)
     }
 
     /// The alpha-weighted mean of four pixels whose alphas differ, rounded to nearest.
@@ -132,9 +127,6 @@ enum MipChain {
     /// For each of `to` new pixels along a side of `from`, the old pixels under it and how
     /// much of it each covers: new pixel i covers [i·from/to, (i+1)·from/to).
     static func taps(from: Int, to: Int) -> [[Tap]] {
-        if from == 2 * to {
-            return (0..<to).map { [Tap(index: 2 * $0, weight: 0.5), Tap(index: 2 * $0 + 1, weight: 0.5)] }
-        }
         let ratio = Double(from) / Double(to)
         return (0..<to).map { i in
             let (start, end) = (Double(i) * ratio, Double(i + 1) * ratio)

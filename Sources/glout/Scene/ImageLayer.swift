@@ -46,7 +46,7 @@ final class ImageLayer {
     }
 
     /// Writes `rows` of `level`, mip level `number`, into the texture bound to unit 0.
-    static func write(_ level: MipChain.Level, number: Int, rows: Range<Int>) {
+    static func write(_ level: Bitmap, number: Int, rows: Range<Int>) {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         let rowBytes = level.width * 4
         level.pixels.withUnsafeBytes { bytes in
